@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "here-weather",
+    products: [
+        .executable(name: "here-weather", targets: ["here-weather"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, each wrapped by exactly one Swift target.
+        .systemLibrary(
+            name: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
+        // The tested core: locations, weather, config, output. No C module leaks in here.
+        .target(
+            name: "HereWeatherCore",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // The HTTP client (libcurl) behind the core's `HTTPClient` protocol.
+        .target(name: "HereWeatherHTTP", dependencies: ["HereWeatherCore", "CCurl"]),
+        // gpsd through libgps; the only target that imports CGPS.
+        .target(name: "HereWeatherGPSD", dependencies: ["HereWeatherCore", "CGPS"]),
+
+        // The thin command-line front end.
+        .executableTarget(
+            name: "here-weather",
+            dependencies: [
+                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(
+            name: "HereWeatherTests",
+            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD"]
+        ),
+    ]
+)

@@ -1,0 +1,41 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The whole path from a location to a weather report: what the command runs.
+///
+/// The location request and the weather fetch each get their own deadline; a recorded
+/// response (`--weather-replay`) stands in for the network when given.
+public struct WeatherLookup: Sendable {
+    public var locationProvider: any LocationProvider
+    public var locationRequest: LocationRequest
+    public var weatherProvider: any WeatherProvider
+    public var units: Units
+    /// Seconds for the whole weather fetch.
+    public var weatherTimeout: Double
+    /// A recorded provider response to use instead of the network.
+    public var recording: Data?
+
+    public init(locationProvider: any LocationProvider, locationRequest: LocationRequest,
+                weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil) {
+        self.locationProvider = locationProvider
+        self.locationRequest = locationRequest
+        self.weatherProvider = weatherProvider
+        self.units = units
+        self.weatherTimeout = weatherTimeout
+        self.recording = recording
+    }
+
+    /// The location and the weather there.
+    public func run() async throws -> (Location, WeatherReport) {
+        let location = try await locationProvider.requestLocation(locationRequest)
+        if let recording {
+            return (location, try weatherProvider.report(fromRecording: recording, units: units))
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(weatherTimeout * 1000))
+        let query = WeatherQuery(coordinate: location.coordinate, units: units, deadline: deadline)
+        return (location, try await weatherProvider.report(for: query))
+    }
+}

@@ -1,0 +1,26 @@
+/// A configuration problem: exit 78, naming the file and what to fix.
+public enum ConfigError: UserFacingError, Equatable {
+    /// The file is not valid TOML.
+    case syntax(path: String, line: Int, column: Int, detail: String)
+    /// A key has a value of the wrong type or out of range.
+    case invalidValue(path: String, key: String, expected: String, found: String)
+    /// The file exists but cannot be read.
+    case unreadable(path: String, reason: String)
+    /// `version` names a format this program does not know.
+    case unsupportedVersion(path: String, version: Int)
+
+    public var message: String {
+        switch self {
+        case .syntax(let path, let line, let column, let detail):
+            return "Config error in \(path), line \(line), column \(column): \(detail). Fix the file (`here-weather config show` prints the effective settings)."
+        case .invalidValue(let path, let key, let expected, let found):
+            return "Config error in \(path): \(key) must be \(expected), not \(found)."
+        case .unreadable(let path, let reason):
+            return "Cannot read the config file \(path): \(reason)."
+        case .unsupportedVersion(let path, let version):
+            return "Config error in \(path): version = \(version) is not supported; this here-weather reads version = 1. Upgrade here-weather or rewrite the file with `here-weather config init --force`."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .configuration }
+}

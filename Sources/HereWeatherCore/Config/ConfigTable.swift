@@ -1,0 +1,180 @@
+import TOMLKit
+
+/// A TOML value copied out of TOMLKit, so that the rest of the program never sees the C++
+/// parser's types.
+indirect enum ConfigNode: Sendable {
+    case table([(key: String, value: ConfigNode)])
+    case array([ConfigNode])
+    case string(String)
+    case integer(Int)
+    case float(Double)
+    case bool(Bool)
+    /// Dates and times: valid TOML, but no key here takes one.
+    case other(String)
+
+    /// Parses a TOML document; throws `TOMLParseError` with a line and column.
+    static func parse(_ text: String) throws -> [(key: String, value: ConfigNode)] {
+        let table = try TOMLTable(string: text)
+        return members(of: table)
+    }
+
+    private static func members(of table: TOMLTable) -> [(key: String, value: ConfigNode)] {
+        table.keys.compactMap { key in table[key].map { (key, node($0)) } }
+    }
+
+    private static func node(_ value: TOMLValueConvertible) -> ConfigNode {
+        switch value.type {
+        case .table: return value.table.map { .table(members(of: $0)) } ?? .other("table")
+        case .array: return value.array.map { .array($0.map { node($0) }) } ?? .other("array")
+        case .string: return value.string.map { .string($0) } ?? .other("string")
+        case .int: return value.int.map { .integer($0) } ?? .other("integer")
+        case .double: return value.double.map { .float($0) } ?? .other("number")
+        case .bool: return value.bool.map { .bool($0) } ?? .other("boolean")
+        default: return .other(value.type.description)
+        }
+    }
+
+    /// The kind of value, for messages that must not show it.
+    var typeName: String {
+        switch self {
+        case .table: return "a table"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .integer: return "an integer"
+        case .float: return "a number"
+        case .bool: return "a boolean"
+        case .other(let type): return "a \(type)"
+        }
+    }
+
+    /// How the value reads in an error message: `"kelvinish"`, `91`, `a table`.
+    var quoted: String {
+        switch self {
+        case .table: return "a table"
+        case .array(let elements): return "an array of \(elements.count)"
+        case .string(let text): return "\"\(text)\""
+        case .integer(let value): return String(value)
+        case .float(let value): return String(value)
+        case .bool(let value): return String(value)
+        case .other(let type): return "a \(type)"
+        }
+    }
+}
+
+/// Reads one TOML table of the config file, key by key, remembering which keys were read
+/// so that the rest can be reported as unknown.
+final class ConfigTable {
+    let path: String
+    let prefix: String
+    private let members: [(key: String, value: ConfigNode)]
+    private var read: Set<String> = []
+    private var children: [ConfigTable] = []
+
+    init(path: String, prefix: String, members: [(key: String, value: ConfigNode)]) {
+        self.path = path
+        self.prefix = prefix
+        self.members = members
+    }
+
+    /// Dotted names of the keys nobody read, in this table and the tables opened from it.
+    var unknownKeys: [String] {
+        members.filter { !read.contains($0.key) }.map { qualified($0.key) } + children.flatMap(\.unknownKeys)
+    }
+
+    func qualified(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
+
+    private func value(_ key: String) -> ConfigNode? {
+        read.insert(key)
+        return members.first { $0.key == key }?.value
+    }
+
+    private func invalid(_ key: String, _ expected: String, _ found: ConfigNode) -> ConfigError {
+        .invalidValue(path: path, key: qualified(key), expected: expected, found: found.quoted)
+    }
+
+    /// The sub-table `key`, or `nil` when absent.
+    func table(_ key: String) throws -> ConfigTable? {
+        guard let node = value(key) else { return nil }
+        guard case .table(let members) = node else { throw invalid(key, "a table", node) }
+        let child = ConfigTable(path: path, prefix: qualified(key), members: members)
+        children.append(child)
+        return child
+    }
+
+    func string(_ key: String) throws -> String? {
+        guard let node = value(key) else { return nil }
+        guard case .string(let text) = node else { throw invalid(key, "a string", node) }
+        return text
+    }
+
+    /// A string that must never be echoed (an API key): errors name only its type.
+    func secret(_ key: String) throws -> String? {
+        guard let node = value(key) else { return nil }
+        guard case .string(let text) = node else {
+            throw ConfigError.invalidValue(path: path, key: qualified(key), expected: "a string", found: node.typeName)
+        }
+        return text
+    }
+
+    /// An integer or float within `range`.
+    func number(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws -> Double? {
+        guard let node = value(key) else { return nil }
+        let number: Double
+        switch node {
+        case .integer(let value): number = Double(value)
+        case .float(let value): number = value
+        default: throw invalid(key, "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))\(unit)", node)
+        }
+        guard number.isFinite, range.contains(number) else {
+            throw invalid(key, "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))\(unit)", node)
+        }
+        return number
+    }
+
+    func integer(_ key: String) throws -> Int? {
+        guard let node = value(key) else { return nil }
+        guard case .integer(let value) = node else { throw invalid(key, "an integer", node) }
+        return value
+    }
+
+    /// One of `choices`, as the enum it names.
+    func choice<T: RawRepresentable>(_ key: String, _ choices: [T]) throws -> T? where T.RawValue == String {
+        guard let node = value(key) else { return nil }
+        guard case .string(let text) = node, let match = choices.first(where: { $0.rawValue == text }) else {
+            throw invalid(key, Self.oneOf(choices.map(\.rawValue)), node)
+        }
+        return match
+    }
+
+    /// An array whose every element is one of `choices`.
+    func choices<T: RawRepresentable>(_ key: String, _ choices: [T]) throws -> [T]? where T.RawValue == String {
+        guard let node = value(key) else { return nil }
+        let expected = "an array of " + Self.oneOf(choices.map(\.rawValue))
+        guard case .array(let elements) = node else { throw invalid(key, expected, node) }
+        return try elements.map { element in
+            guard case .string(let text) = element, let match = choices.first(where: { $0.rawValue == text }) else {
+                throw invalid(key, expected, element)
+            }
+            return match
+        }
+    }
+
+    /// An http:// or https:// URL.
+    func url(_ key: String) throws -> String? {
+        guard let text = try string(key) else { return nil }
+        let lower = text.lowercased()
+        guard (lower.hasPrefix("https://") || lower.hasPrefix("http://")), text.count > 8, !text.contains(" ") else {
+            throw invalid(key, "an http:// or https:// URL", .string(text))
+        }
+        return text
+    }
+
+    static func oneOf(_ names: [String]) -> String {
+        let quoted = names.map { "\"\($0)\"" }
+        return quoted.count == 1 ? quoted[0] : "one of " + quoted.joined(separator: ", ")
+    }
+
+    static func format(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}

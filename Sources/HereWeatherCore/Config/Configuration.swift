@@ -1,0 +1,54 @@
+/// The effective configuration: the file's values over the defaults.
+///
+/// Versioned: `version = 1` is the only version so far. Every key has a default, so a
+/// missing file means defaults.
+public struct Configuration: Sendable, Equatable {
+    public var version = 1
+    public var location = LocationSettings()
+    public var weather = WeatherSettings()
+
+    public init() {}
+
+    /// `[location]`.
+    public struct LocationSettings: Sendable, Equatable {
+        /// Sources in priority order.
+        public var sources: [LocationSource] = [.fixed]
+        /// `[location.fixed]`; `nil` when not configured.
+        public var fixed: FixedPlace?
+    }
+
+    /// `[weather]`.
+    public struct WeatherSettings: Sendable, Equatable {
+        public var provider: WeatherProviderKind = .openMeteo
+        public var units: Units = .metric
+        /// Seconds for the whole weather fetch.
+        public var timeout: Double = 10
+        public var openMeteo = OpenMeteoSettings()
+        public var openWeatherMap = OpenWeatherMapSettings()
+    }
+
+    /// `[weather.open-meteo]`.
+    public struct OpenMeteoSettings: Sendable, Equatable {
+        public var baseURL = "https://api.open-meteo.com"
+    }
+
+    /// `[weather.openweathermap]`.
+    public struct OpenWeatherMapSettings: Sendable, Equatable {
+        /// The key from the file; see `Configuration.openWeatherMapKey(environment:)`.
+        public var apiKey: String?
+        public var baseURL = "https://api.openweathermap.org"
+    }
+
+    /// Location sources this version can use.
+    public static let supportedSources: [LocationSource] = [.fixed]
+
+    /// The environment variable that holds the OpenWeatherMap key; it wins over the file.
+    public static let openWeatherMapKeyVariable = "OPENWEATHERMAP_API_KEY"
+
+    /// The OpenWeatherMap key: the environment variable if set and not empty, else the file's.
+    public func openWeatherMapKey(environment: [String: String]) -> String? {
+        if let key = environment[Self.openWeatherMapKeyVariable], !key.isEmpty { return key }
+        if let key = weather.openWeatherMap.apiKey, !key.isEmpty { return key }
+        return nil
+    }
+}

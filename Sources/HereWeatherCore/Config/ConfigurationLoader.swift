@@ -1,0 +1,101 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TOMLKit
+
+/// Reads the TOML config file into a `Configuration`.
+public enum ConfigurationLoader {
+    /// A loaded configuration with what was noticed on the way.
+    public struct Loaded: Sendable {
+        public var configuration: Configuration
+        public var path: String
+        /// Whether the file exists (a missing file means defaults).
+        public var fileExists: Bool
+        /// Warnings for stderr, e.g. unknown keys.
+        public var warnings: [String]
+    }
+
+    /// Loads `path`; a missing file gives the defaults.
+    public static func load(path: String) throws -> Loaded {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Loaded(configuration: Configuration(), path: path, fileExists: false, warnings: [])
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError.unreadable(path: path, reason: FileManager.default.isReadableFile(atPath: path)
+                                         ? "it is not a regular file" : "permission denied")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError.unreadable(path: path, reason: "it is not UTF-8 text")
+        }
+        let (configuration, warnings) = try parse(text, path: path)
+        return Loaded(configuration: configuration, path: path, fileExists: true, warnings: warnings)
+    }
+
+    /// Parses config text; `path` is used in messages only.
+    public static func parse(_ text: String, path: String) throws -> (Configuration, [String]) {
+        let members: [(key: String, value: ConfigNode)]
+        do {
+            members = try ConfigNode.parse(text)
+        } catch let error as TOMLParseError {
+            throw ConfigError.syntax(path: path, line: error.source.begin.line, column: error.source.begin.column,
+                                     detail: error.description)
+        }
+        let root = ConfigTable(path: path, prefix: "", members: members)
+        var config = Configuration()
+        if let version = try root.integer("version") {
+            guard version == 1 else { throw ConfigError.unsupportedVersion(path: path, version: version) }
+        }
+        if let location = try root.table("location") {
+            try readLocation(location, into: &config.location)
+        }
+        if let weather = try root.table("weather") {
+            try readWeather(weather, into: &config.weather)
+        }
+        let warnings = root.unknownKeys.map { "warning: unknown key \($0) in \(path) (ignored)" }
+        return (config, warnings)
+    }
+
+    private static func readLocation(_ table: ConfigTable, into settings: inout Configuration.LocationSettings) throws {
+        if let sources = try table.choices("sources", Configuration.supportedSources) {
+            settings.sources = sources
+        }
+        if let fixed = try table.table("fixed") {
+            let latitude = try fixed.number("latitude", in: -90...90, unit: " degrees")
+            let longitude = try fixed.number("longitude", in: -180...180, unit: " degrees")
+            let name = try fixed.string("name")
+            let accuracy = try fixed.number("accuracy", in: 0...20_000_000, unit: " metres")
+            let altitude = try fixed.number("altitude", in: -11_000...100_000, unit: " metres")
+            switch (latitude, longitude) {
+            case let (latitude?, longitude?):
+                settings.fixed = FixedPlace(coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                                            name: name, accuracy: accuracy, altitude: altitude)
+            case (nil, nil):
+                settings.fixed = nil
+            case (nil, _?):
+                throw ConfigError.invalidValue(path: table.path, key: "location.fixed.latitude",
+                                               expected: "set along with longitude", found: "missing")
+            case (_?, nil):
+                throw ConfigError.invalidValue(path: table.path, key: "location.fixed.longitude",
+                                               expected: "set along with latitude", found: "missing")
+            }
+        }
+    }
+
+    private static func readWeather(_ table: ConfigTable, into settings: inout Configuration.WeatherSettings) throws {
+        settings.provider = try table.choice("provider", WeatherProviderKind.allCases) ?? settings.provider
+        settings.units = try table.choice("units", Units.allCases) ?? settings.units
+        settings.timeout = try table.number("timeout", in: 1...300, unit: " seconds") ?? settings.timeout
+        if let openMeteo = try table.table("open-meteo") {
+            settings.openMeteo.baseURL = try openMeteo.url("base_url") ?? settings.openMeteo.baseURL
+        }
+        if let openWeatherMap = try table.table("openweathermap") {
+            settings.openWeatherMap.apiKey = try openWeatherMap.secret("api_key")
+            settings.openWeatherMap.baseURL = try openWeatherMap.url("base_url") ?? settings.openWeatherMap.baseURL
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// The config file as text: the commented template `config init` writes, and the effective
+/// settings `config show` prints (API keys redacted).
+public enum ConfigurationText {
+    /// A commented default file: every key at its default, optional ones commented out.
+    public static let template = """
+    # here-weather configuration (TOML). Every key is optional; shown here at its default.
+    # Reference: the "Configuration" section of the README, or `here-weather --help`.
+    version = 1
+
+    [location]
+    # Where locations come from, in priority order. This version knows "fixed".
+    sources = ["fixed"]
+
+    # A fixed location: uncomment and set latitude and longitude (decimal degrees).
+    [location.fixed]
+    # latitude = 27.9506
+    # longitude = -82.4572
+    # name = "Tampa"          # optional: shown instead of the coordinates
+    # accuracy = 1000         # optional: metres
+
+    [weather]
+    provider = "open-meteo"   # "open-meteo" (no key needed) or "openweathermap"
+    units = "metric"          # "metric" (°C, m/s, mm), "imperial" (°F, mph, in), "standard" (K, m/s, mm)
+    timeout = 10              # seconds for the whole weather fetch
+
+    [weather.open-meteo]
+    base_url = "https://api.open-meteo.com"
+
+    [weather.openweathermap]
+    # api_key = ""            # or the OPENWEATHERMAP_API_KEY environment variable
+    base_url = "https://api.openweathermap.org"
+
+    """
+
+    /// The effective configuration as TOML. The API key is never shown: only whether one is
+    /// set, and where from.
+    public static func effective(_ config: Configuration, environment: [String: String]) -> String {
+        var lines = ["version = \(config.version)", "", "[location]"]
+        lines.append("sources = [" + config.location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]")
+        lines += ["", "[location.fixed]"]
+        if let fixed = config.location.fixed {
+            lines.append("latitude = \(JSONOutput.format(fixed.coordinate.latitude))")
+            lines.append("longitude = \(JSONOutput.format(fixed.coordinate.longitude))")
+            if let name = fixed.name { lines.append("name = \(quote(name))") }
+            if let accuracy = fixed.accuracy { lines.append("accuracy = \(JSONOutput.format(accuracy))") }
+            if let altitude = fixed.altitude { lines.append("altitude = \(JSONOutput.format(altitude))") }
+        } else {
+            lines.append("# not set")
+        }
+        lines += ["", "[weather]",
+                  "provider = \(quote(config.weather.provider.rawValue))",
+                  "units = \(quote(config.weather.units.rawValue))",
+                  "timeout = \(JSONOutput.format(config.weather.timeout))",
+                  "", "[weather.open-meteo]",
+                  "base_url = \(quote(config.weather.openMeteo.baseURL))",
+                  "", "[weather.openweathermap]"]
+        let fromEnvironment = environment[Configuration.openWeatherMapKeyVariable].map { !$0.isEmpty } ?? false
+        if fromEnvironment {
+            lines.append("api_key = \"[redacted]\"  # from \(Configuration.openWeatherMapKeyVariable)")
+        } else if config.weather.openWeatherMap.apiKey?.isEmpty == false {
+            lines.append("api_key = \"[redacted]\"  # from the config file")
+        } else {
+            lines.append("# api_key not set")
+        }
+        lines.append("base_url = \(quote(config.weather.openWeatherMap.baseURL))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A TOML basic string.
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20 || control.value == 0x7F:
+                let hex = String(control.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One HTTP GET, with the deadline it must finish by.
+public struct HTTPRequest: Sendable {
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    /// The whole exchange (name lookup, connect, TLS, body) ends by this instant.
+    public var deadline: ContinuousClock.Instant
+    /// A larger body is refused rather than read into memory.
+    public var maxBodyBytes: Int
+
+    public init(url: String, headers: [(name: String, value: String)] = [],
+                deadline: ContinuousClock.Instant, maxBodyBytes: Int = 8 << 20) {
+        self.url = url
+        self.headers = headers
+        self.deadline = deadline
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// What a server answered.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header fields with lower-cased names; a repeated field keeps its last value.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Why an HTTP exchange produced no response. Messages name the host, never the URL
+/// (whose query may hold an API key).
+public enum HTTPError: Error, Sendable, Equatable {
+    case invalidURL
+    case cannotResolveHost(String)
+    case connectionRefused(String)
+    case cannotConnect(String)
+    case tlsFailure(String)
+    case timedOut(String)
+    case bodyTooLarge(limit: Int)
+    case cancelled
+    case transferFailed(String)
+
+    /// A short description for an error line ("could not resolve host api.open-meteo.com").
+    public var summary: String {
+        switch self {
+        case .invalidURL: return "the service URL is not a valid http(s) URL"
+        case .cannotResolveHost(let host): return "could not resolve host \(host)"
+        case .connectionRefused(let host): return "connection refused by \(host)"
+        case .cannotConnect(let host): return "could not connect to \(host)"
+        case .tlsFailure(let host): return "secure connection to \(host) failed"
+        case .timedOut(let host): return "\(host) did not answer in time"
+        case .bodyTooLarge(let limit): return "the response was larger than \(limit / 1024) KiB"
+        case .cancelled: return "the request was cancelled"
+        case .transferFailed(let detail): return "the transfer failed (\(detail))"
+        }
+    }
+}
+
+/// Sends HTTP requests. The real one is libcurl (`CurlHTTPClient`); tests run it against a
+/// local server.
+public protocol HTTPClient: Sendable {
+    /// Performs `request`; throws `HTTPError` when no response arrives by its deadline.
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse
+}

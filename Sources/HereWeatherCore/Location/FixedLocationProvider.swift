@@ -1,0 +1,43 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The location the user wrote down: `[location.fixed]` in the config, or `--lat/--lon`.
+///
+/// It answers at once; its timestamp is the time of the request, so it is never stale.
+public struct FixedLocationProvider: LocationProvider {
+    public let source: LocationSource
+    private let place: FixedPlace?
+    private let configPath: String
+
+    /// A provider for `place`; `nil` fails every request with a message naming `configPath`.
+    public init(place: FixedPlace?, source: LocationSource = .fixed, configPath: String) {
+        self.place = place
+        self.source = source
+        self.configPath = configPath
+    }
+
+    public func requestLocation(_ request: LocationRequest) async throws -> Location {
+        guard let place else { throw LocationError.noFixedLocation(configPath: configPath) }
+        return Location(coordinate: place.coordinate, horizontalAccuracy: place.accuracy,
+                        timestamp: Date(), source: source, altitude: place.altitude, name: place.name)
+    }
+}
+
+/// A place given by hand: coordinates with an optional name and accuracy.
+public struct FixedPlace: Sendable, Equatable {
+    public var coordinate: Coordinate
+    public var name: String?
+    /// Metres; `nil` when the user did not say.
+    public var accuracy: Double?
+    public var altitude: Double?
+
+    public init(coordinate: Coordinate, name: String? = nil, accuracy: Double? = nil, altitude: Double? = nil) {
+        self.coordinate = coordinate
+        self.name = name
+        self.accuracy = accuracy
+        self.altitude = altitude
+    }
+}

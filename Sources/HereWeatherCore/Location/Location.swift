@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where a location came from.
+public enum LocationSource: String, Sendable, Equatable, CaseIterable {
+    /// `--lat`/`--lon` on the command line.
+    case commandLine = "command-line"
+    /// `[location.fixed]` in the config file.
+    case fixed
+    /// A GPS receiver through gpsd.
+    case gpsd
+    /// A recorded NMEA log.
+    case nmea
+    /// An IP-geolocation web service.
+    case ip
+
+    /// How the source reads in a sentence: "fixed location", "gpsd".
+    public var displayName: String {
+        switch self {
+        case .commandLine: return "command line"
+        case .fixed: return "fixed location"
+        case .gpsd: return "GPS (gpsd)"
+        case .nmea: return "NMEA replay"
+        case .ip: return "IP lookup"
+        }
+    }
+}
+
+/// One position fix: the result of a location request, like `CLLocation`.
+public struct Location: Sendable, Equatable {
+    public var coordinate: Coordinate
+    /// The radius of uncertainty in metres; `nil` when nothing is known about it.
+    public var horizontalAccuracy: Double?
+    /// When the position was measured (for a fixed location: when it was read).
+    public var timestamp: Date
+    public var source: LocationSource
+    /// Metres above mean sea level, when known.
+    public var altitude: Double?
+    /// A place name, when the source gives one.
+    public var name: String?
+
+    public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
+                source: LocationSource, altitude: Double? = nil, name: String? = nil) {
+        self.coordinate = coordinate
+        self.horizontalAccuracy = horizontalAccuracy
+        self.timestamp = timestamp
+        self.source = source
+        self.altitude = altitude
+        self.name = name
+    }
+}

@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `--json` output: one object, schema in the README. Absent values are `null`; times
+/// are ISO 8601 with the location's offset; numbers are in the report's units.
+public enum JSONReport {
+    public static func render(location: Location, report: WeatherReport) -> String {
+        JSONOutput.object([
+            ("location", locationObject(location, utcOffset: report.utcOffset)),
+            ("weather", weatherObject(report)),
+        ]).serialized()
+    }
+
+    /// `{"error":{"code","message","exit_status"}}` for a failed run.
+    public static func error(_ error: any UserFacingError) -> String {
+        JSONOutput.object([("error", .object([
+            ("code", .string(error.exitStatus.code)),
+            ("message", .string(error.message)),
+            ("exit_status", .number(Double(error.exitStatus.rawValue))),
+        ]))]).serialized()
+    }
+
+    static func locationObject(_ location: Location, utcOffset: Int) -> JSONOutput {
+        .object([
+            ("latitude", .number(location.coordinate.latitude)),
+            ("longitude", .number(location.coordinate.longitude)),
+            ("accuracy_m", .number(location.horizontalAccuracy)),
+            ("source", .string(location.source.rawValue)),
+            ("timestamp", .string(LocalTime.iso8601(location.timestamp, utcOffset: utcOffset))),
+            ("name", .string(location.name)),
+            ("altitude_m", .number(location.altitude)),
+        ])
+    }
+
+    static func weatherObject(_ report: WeatherReport) -> JSONOutput {
+        .object([
+            ("provider", .string(report.provider.rawValue)),
+            ("units", .string(report.units.rawValue)),
+            ("place", .string(report.placeName)),
+            ("country", .string(report.country)),
+            ("utc_offset_s", .number(Double(report.utcOffset))),
+            ("current", currentObject(report.current, offset: report.utcOffset)),
+            ("hourly_step_s", .number(Double(report.hourlyStep))),
+            ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset) })),
+            ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset) })),
+        ])
+    }
+
+    static func currentObject(_ current: CurrentConditions, offset: Int) -> JSONOutput {
+        let precipitation = current.precipitation
+        return .object([
+            ("time", time(current.time, offset)),
+            ("temperature", value(current.temperature)),
+            ("feels_like", value(current.feelsLike)),
+            ("temperature_min", value(current.temperatureMin)),
+            ("temperature_max", value(current.temperatureMax)),
+            ("humidity", value(current.humidity)),
+            ("pressure_hpa", value(current.pressure)),
+            ("cloud_cover", value(current.cloudCover)),
+            ("wind_speed", value(current.windSpeed)),
+            ("wind_direction_deg", value(current.windDirection)),
+            ("wind_direction", .string(Formatting.compass(current.windDirection))),
+            ("wind_gust", value(current.windGust)),
+            ("precipitation", value(precipitation?.total)),
+            ("rain", value(precipitation?.rain)),
+            ("snow", value(precipitation?.snow)),
+            ("precipitation_period_h", .number(precipitation.map { Double($0.periodSeconds) / 3600 })),
+            ("visibility_m", value(current.visibility)),
+            ("condition", .string(current.condition.rawValue)),
+            ("description", .string(current.description)),
+            ("is_day", .bool(current.isDay)),
+            ("sunrise", current.sunrise.map { time($0, offset) } ?? .null),
+            ("sunset", current.sunset.map { time($0, offset) } ?? .null),
+        ])
+    }
+
+    static func hourObject(_ hour: HourlyForecast, offset: Int) -> JSONOutput {
+        .object([
+            ("time", time(hour.time, offset)),
+            ("temperature", value(hour.temperature)),
+            ("feels_like", value(hour.feelsLike)),
+            ("precipitation", value(hour.precipitation)),
+            ("precipitation_probability", value(hour.precipitationProbability)),
+            ("wind_speed", value(hour.windSpeed)),
+            ("wind_direction_deg", value(hour.windDirection)),
+            ("condition", .string(hour.condition.rawValue)),
+            ("description", .string(hour.description)),
+            ("is_day", .bool(hour.isDay)),
+        ])
+    }
+
+    static func dayObject(_ day: DailyForecast, offset: Int) -> JSONOutput {
+        .object([
+            ("date", .string(day.date)),
+            ("temperature_min", value(day.temperatureMin)),
+            ("temperature_max", value(day.temperatureMax)),
+            ("precipitation", value(day.precipitation)),
+            ("precipitation_probability", value(day.precipitationProbability)),
+            ("wind_speed_max", value(day.windSpeedMax)),
+            ("condition", .string(day.condition.rawValue)),
+            ("description", .string(day.description)),
+            ("sunrise", day.sunrise.map { time($0, offset) } ?? .null),
+            ("sunset", day.sunset.map { time($0, offset) } ?? .null),
+        ])
+    }
+
+    private static func value(_ number: Double?) -> JSONOutput { .number(Formatting.twoDecimals(number)) }
+    private static func time(_ date: Date, _ offset: Int) -> JSONOutput { .string(LocalTime.iso8601(date, utcOffset: offset)) }
+}

@@ -1,0 +1,42 @@
+/// Colour and glyphs for a terminal; plain text otherwise.
+///
+/// On only when stdout is a terminal and `NO_COLOR` is unset (https://no-color.org).
+public struct TerminalStyle: Sendable {
+    public let colour: Bool
+    public let glyphs: Bool
+
+    public init(colour: Bool, glyphs: Bool) {
+        self.colour = colour
+        self.glyphs = glyphs
+    }
+
+    /// The style for a stream: `isTerminal` from `isatty`, `environment` for `NO_COLOR`.
+    public static func forOutput(isTerminal: Bool, environment: [String: String]) -> TerminalStyle {
+        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let dumb = environment["TERM"] == "dumb"
+        return TerminalStyle(colour: isTerminal && !noColour && !dumb, glyphs: isTerminal && !noColour)
+    }
+
+    public static let plain = TerminalStyle(colour: false, glyphs: false)
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+
+    /// A temperature coloured from blue (cold) to red (hot), by its value in °C.
+    func temperature(_ text: String, celsius: Double?) -> String {
+        guard let celsius else { return text }
+        let code: String
+        switch celsius {
+        case ..<0: return wrap(text, "1;34")
+        case ..<10: code = "36"
+        case ..<20: code = "32"
+        case ..<28: code = "33"
+        default: code = "1;31"
+        }
+        return wrap(text, code)
+    }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes files so that readers see the old file or the new one, never a part.
+public enum AtomicFile {
+    /// Why a write failed.
+    public struct WriteError: Error, Sendable {
+        public let path: String
+        /// The file exists and `overwrite` was false.
+        public let exists: Bool
+        public let reason: String
+    }
+
+    /// Writes `contents` to `path` through a temporary file in the same folder, creating
+    /// missing folders. Without `overwrite`, an existing file is left alone and `exists` is
+    /// reported; the check and the write are one step (`link`), so no race loses a file.
+    public static func write(_ contents: String, to path: String, overwrite: Bool, mode: mode_t = 0o600) throws {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !directory.isEmpty { try makeDirectories(directory) }
+        let temporary = (directory.isEmpty ? "." : directory) + "/.here-weather.tmp.XXXXXX"
+        var template = Array(temporary.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(temporaryPath) }
+        let bytes = Array(contents.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                throw failure(path, code)
+            }
+            written += result
+        }
+        fchmod(descriptor, mode)
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure(path, errno) }
+        if overwrite {
+            guard rename(temporaryPath, path) == 0 else { throw failure(path, errno) }
+        } else if link(temporaryPath, path) != 0 {
+            let code = errno
+            throw WriteError(path: path, exists: code == EEXIST, reason: String(cString: strerror(code)))
+        }
+    }
+
+    private static func makeDirectories(_ directory: String) throws {
+        var current = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0 && errno != EEXIST { throw failure(directory, errno) }
+        }
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> WriteError {
+        WriteError(path: path, exists: false, reason: String(cString: strerror(code)))
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Open-Meteo's forecast API (`/v1/forecast`): keyless, the default provider.
+public struct OpenMeteoWeatherProvider: WeatherProvider {
+    public var kind: WeatherProviderKind { .openMeteo }
+    public let baseURL: String
+    private let http: any HTTPClient
+
+    static let currentVariables = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation",
+        "rain", "showers", "snowfall", "weather_code", "cloud_cover", "pressure_msl",
+        "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility",
+    ]
+    static let hourlyVariables = [
+        "temperature_2m", "apparent_temperature", "precipitation_probability", "precipitation",
+        "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day",
+    ]
+    static let dailyVariables = [
+        "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
+        "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
+    ]
+
+    public init(baseURL: String, http: any HTTPClient) {
+        self.baseURL = baseURL
+        self.http = http
+    }
+
+    /// The request URL for `coordinate` in `units` (coordinates rounded to 2 decimals).
+    public func requestURL(for coordinate: Coordinate, units: Units) -> String {
+        let point = coordinate.rounded(toDecimals: weatherCoordinateDecimals)
+        var parameters = [
+            ("latitude", JSONOutput.format(point.latitude)),
+            ("longitude", JSONOutput.format(point.longitude)),
+            ("current", Self.currentVariables.joined(separator: ",")),
+            ("hourly", Self.hourlyVariables.joined(separator: ",")),
+            ("daily", Self.dailyVariables.joined(separator: ",")),
+            ("timezone", "auto"),
+            ("forecast_days", "7"),
+        ]
+        switch units {
+        case .metric, .standard:  // Open-Meteo has no Kelvin: °C is converted on decoding.
+            parameters.append(("wind_speed_unit", "ms"))
+        case .imperial:
+            parameters += [("temperature_unit", "fahrenheit"), ("wind_speed_unit", "mph"), ("precipitation_unit", "inch")]
+        }
+        return URLText.join(baseURL, path: "/v1/forecast", query: parameters)
+    }
+
+    public func report(for query: WeatherQuery) async throws -> WeatherReport {
+        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units), deadline: query.deadline)
+        let response: HTTPResponse
+        do {
+            response = try await http.get(request)
+        } catch let error as HTTPError {
+            throw WeatherError.unreachable(service: kind.displayName, error)
+        }
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        return try OpenMeteoDecoder.decode(body, units: query.units)
+    }
+
+    public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        let response = HTTPResponse(status: 200, body: data)
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        return try OpenMeteoDecoder.decode(body, units: units)
+    }
+}

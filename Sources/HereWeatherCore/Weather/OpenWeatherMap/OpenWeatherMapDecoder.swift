@@ -1,0 +1,140 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes OpenWeatherMap 2.5 bodies into a `WeatherReport`.
+///
+/// `cod` is a number in some bodies and a string in others; `rain`/`snow` may be absent,
+/// `null`, `{"1h": x}` or `{"3h": x}`; polar points have an empty name. Precipitation is
+/// always in mm from the service, and converted for imperial units here.
+enum OpenWeatherMapDecoder {
+    static let service = WeatherProviderKind.openWeatherMap.displayName
+    static let step = 3 * 3600
+    static let hourlyCount = 4  // 12 hours at the 3-hour step
+
+    static func decode(current body: JSONValue, forecast: JSONValue?, units: Units) throws -> WeatherReport {
+        try checkCode(body)
+        if let forecast { try checkCode(forecast) }
+        guard let time = body["dt"]?.double.map({ Date(timeIntervalSince1970: $0) }), let main = body["main"], main.isObject else {
+            throw WeatherError.undecodable(service: service, reason: "it has no \"dt\" and \"main\" of current weather")
+        }
+        let offset = body["timezone"]?.int ?? forecast?["city"]?["timezone"]?.int ?? 0
+        let (condition, words) = describe(body["weather"]?[0])
+        let sunrise = positiveDate(body["sys"]?["sunrise"])
+        let sunset = positiveDate(body["sys"]?["sunset"])
+        let current = CurrentConditions(
+            time: time,
+            temperature: main["temp"]?.double,
+            feelsLike: main["feels_like"]?.double,
+            temperatureMin: main["temp_min"]?.double,
+            temperatureMax: main["temp_max"]?.double,
+            humidity: main["humidity"]?.double,
+            pressure: main["sea_level"]?.double ?? main["pressure"]?.double,
+            cloudCover: body["clouds"]?["all"]?.double,
+            windSpeed: body["wind"]?["speed"]?.double,
+            windDirection: body["wind"]?["deg"]?.double,
+            windGust: body["wind"]?["gust"]?.double,
+            precipitation: precipitation(body, units: units),
+            visibility: body["visibility"]?.double,
+            condition: condition,
+            description: words,
+            isDay: isDay(icon: body["weather"]?[0]?["icon"]?.string, time: time, sunrise: sunrise, sunset: sunset),
+            sunrise: sunrise,
+            sunset: sunset)
+        let entries = forecast.map { forecastEntries($0, units: units) } ?? []
+        let name = body["name"]?.string ?? forecast?["city"]?["name"]?.string
+        let country = body["sys"]?["country"]?.string ?? forecast?["city"]?["country"]?.string
+        return WeatherReport(
+            provider: .openWeatherMap, units: units,
+            placeName: name?.isEmpty == false ? name : nil,
+            country: country?.isEmpty == false ? country : nil,
+            utcOffset: offset, current: current,
+            hourly: Array(entries.filter { $0.time.addingTimeInterval(TimeInterval(step)) > time }.prefix(hourlyCount)),
+            hourlyStep: step,
+            daily: OpenWeatherMapDailyAggregation.days(from: entries, current: current, utcOffset: offset))
+    }
+
+    /// Throws for a body that reports an error with HTTP 200 (`"cod": "404"` and friends).
+    static func checkCode(_ body: JSONValue) throws {
+        guard body.isObject else { throw WeatherError.undecodable(service: service, reason: "the body is not a JSON object") }
+        if let code = body["cod"]?.int, code != 200 {
+            throw WeatherError.serviceFailed(service: service, status: code, detail: body["message"]?.string)
+        }
+    }
+
+    static func describe(_ weather: JSONValue?) -> (Condition, String) {
+        let words = weather?["description"]?.string ?? weather?["main"]?.string ?? "Unknown"
+        let capitalized = words.prefix(1).uppercased() + words.dropFirst()
+        guard let id = weather?["id"]?.int else { return (.unknown, capitalized) }
+        let condition: Condition
+        switch id {
+        case 200..<300: condition = .thunderstorm
+        case 300..<400: condition = .drizzle
+        case 511: condition = .freezingRain
+        case 500..<600: condition = .rain
+        case 611..<620: condition = .sleet
+        case 600..<700: condition = .snow
+        case 701, 741: condition = .fog
+        case 771, 781: condition = .wind
+        case 700..<800: condition = .haze
+        case 800: condition = .clear
+        case 801, 802: condition = .partlyCloudy
+        case 803, 804: condition = .cloudy
+        default: condition = .unknown
+        }
+        return (condition, capitalized)
+    }
+
+    /// Rain and snow from `{"1h": x}` or `{"3h": x}`; `nil` when neither is given.
+    static func precipitation(_ body: JSONValue, units: Units) -> Precipitation? {
+        func amount(_ key: String) -> (Double, Int)? {
+            guard let block = body[key] else { return nil }
+            if let value = block["1h"]?.double { return (value, 3600) }
+            if let value = block["3h"]?.double { return (value, 3 * 3600) }
+            return nil
+        }
+        let rain = amount("rain")
+        let snow = amount("snow")
+        guard rain != nil || snow != nil else { return nil }
+        let period = max(rain?.1 ?? 0, snow?.1 ?? 0)
+        let rainAmount = rain.map { units.precipitation(fromMillimetres: $0.0) }
+        let snowAmount = snow.map { units.precipitation(fromMillimetres: $0.0) }
+        return Precipitation(total: (rainAmount ?? 0) + (snowAmount ?? 0), rain: rainAmount ?? 0,
+                             snow: snowAmount ?? 0, periodSeconds: period)
+    }
+
+    static func forecastEntries(_ forecast: JSONValue, units: Units) -> [HourlyForecast] {
+        guard let list = forecast["list"]?.array else { return [] }
+        return list.compactMap { entry in
+            guard let time = entry["dt"]?.double.map({ Date(timeIntervalSince1970: $0) }) else { return nil }
+            let (condition, words) = describe(entry["weather"]?[0])
+            let amount = precipitation(entry, units: units)
+            let pod = entry["sys"]?["pod"]?.string
+            return HourlyForecast(
+                time: time,
+                temperature: entry["main"]?["temp"]?.double,
+                feelsLike: entry["main"]?["feels_like"]?.double,
+                precipitationProbability: entry["pop"]?.double.map { $0 * 100 },
+                precipitation: amount?.total ?? 0,
+                windSpeed: entry["wind"]?["speed"]?.double,
+                windDirection: entry["wind"]?["deg"]?.double,
+                condition: condition, description: words,
+                isDay: pod.map { $0 == "d" })
+        }
+    }
+
+    static func isDay(icon: String?, time: Date, sunrise: Date?, sunset: Date?) -> Bool? {
+        if let icon, icon.hasSuffix("d") { return true }
+        if let icon, icon.hasSuffix("n") { return false }
+        guard let sunrise, let sunset else { return nil }
+        return time >= sunrise && time < sunset
+    }
+
+    /// OpenWeatherMap writes 0 for "no sunrise" near the poles.
+    static func positiveDate(_ value: JSONValue?) -> Date? {
+        guard let seconds = value?.double, seconds > 0 else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The weather services here-weather can ask.
+public enum WeatherProviderKind: String, Sendable, CaseIterable {
+    case openMeteo = "open-meteo"
+    case openWeatherMap = "openweathermap"
+
+    /// The service's name as users know it.
+    public var displayName: String {
+        switch self {
+        case .openMeteo: return "Open-Meteo"
+        case .openWeatherMap: return "OpenWeatherMap"
+        }
+    }
+}
+
+/// What to fetch: a place, a unit system and a deadline for the whole fetch.
+public struct WeatherQuery: Sendable {
+    public var coordinate: Coordinate
+    public var units: Units
+    public var deadline: ContinuousClock.Instant
+
+    public init(coordinate: Coordinate, units: Units, deadline: ContinuousClock.Instant) {
+        self.coordinate = coordinate
+        self.units = units
+        self.deadline = deadline
+    }
+}
+
+/// A weather service: one real implementation per provider, all decoding to `WeatherReport`.
+public protocol WeatherProvider: Sendable {
+    var kind: WeatherProviderKind { get }
+    /// Fetches current conditions and forecasts for `query` by its deadline.
+    func report(for query: WeatherQuery) async throws -> WeatherReport
+    /// Decodes a recorded response (`--weather-replay`) as if the service had just sent it.
+    func report(fromRecording data: Data, units: Units) throws -> WeatherReport
+}
+
+/// Coordinates sent to weather services are rounded to this many decimals (about 1.1 km).
+public let weatherCoordinateDecimals = 2
+
+/// Why no weather report could be had.
+public enum WeatherError: UserFacingError {
+    /// No HTTP response at all (DNS, refused, timeout, TLS).
+    case unreachable(service: String, HTTPError)
+    /// The service answered with an error status.
+    case serviceFailed(service: String, status: Int, detail: String?)
+    /// HTTP 429.
+    case rateLimited(service: String, retryAfter: String?)
+    /// HTTP 401/403 for a keyed service: the key is wrong, expired or lacks the plan.
+    case keyRejected(service: String, status: Int, howToSet: String)
+    /// A keyed service with no key configured.
+    case missingKey(service: String, howToSet: String)
+    /// The body was not the weather data expected.
+    case undecodable(service: String, reason: String)
+    /// A `--weather-replay` file could not be read.
+    case recordingUnreadable(path: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .unreachable(let service, let error):
+            return "Cannot reach \(service): \(error.summary). Check the network connection or [weather] base_url and timeout in the config."
+        case .serviceFailed(let service, let status, let detail):
+            let what = detail.map { ": \($0)" } ?? ""
+            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check [weather] settings in the config."
+            return "\(service) answered HTTP \(status)\(what). \(advice)"
+        case .rateLimited(let service, let retryAfter):
+            let when = retryAfter.map { " (retry after \($0) s)" } ?? ""
+            return "\(service) is rate-limiting requests\(when). Run less often, or try again later."
+        case .keyRejected(let service, let status, let howToSet):
+            return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
+        case .missingKey(let service, let howToSet):
+            return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+        case .undecodable(let service, let reason):
+            return "\(service) sent a response that is not weather data: \(reason). Check [weather] base_url, or try again later."
+        case .recordingUnreadable(let path, let reason):
+            return "Cannot read the weather recording \(path): \(reason)."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .keyRejected, .missingKey: return .configuration
+        case .recordingUnreadable: return .noInput
+        default: return .serviceUnavailable
+        }
+    }
+}
+
+/// Turns an HTTP response from a weather service into its JSON body or a `WeatherError`.
+enum WeatherServiceResponse {
+    /// The JSON body of a 2xx response; errors for every other status and for non-JSON bodies.
+    ///
+    /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.
+    /// `secrets` are removed from any text quoted from the service.
+    static func json(from response: HTTPResponse, service: String, howToSetKey: String?,
+                     secrets: [String] = []) throws -> JSONValue {
+        let body = try? JSONValue.parse(response.body)
+        let detail = (body?["reason"]?.string ?? body?["message"]?.string).map { redact($0, secrets) }
+        switch response.status {
+        case 200..<300:
+            guard let body else { throw WeatherError.undecodable(service: service, reason: describeNonJSON(response.body)) }
+            return body
+        case 401 where howToSetKey != nil, 403 where howToSetKey != nil:
+            throw WeatherError.keyRejected(service: service, status: response.status, howToSet: howToSetKey ?? "")
+        case 429:
+            throw WeatherError.rateLimited(service: service, retryAfter: response.headers["retry-after"])
+        default:
+            throw WeatherError.serviceFailed(service: service, status: response.status, detail: detail)
+        }
+    }
+
+    /// The body of a decoded-but-unusable response, described for an error line.
+    static func describeNonJSON(_ body: Data) -> String {
+        let start = body.prefix(512).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if body.isEmpty { return "the body was empty" }
+        if start.first == UInt8(ascii: "<") {
+            return "it is a web page (HTML), perhaps from a captive portal or proxy"
+        }
+        return "it is not valid JSON (truncated or corrupt)"
+    }
+
+    static func redact(_ text: String, _ secrets: [String]) -> String {
+        var result = text
+        for secret in secrets where !secret.isEmpty {
+            result = result.replacing(secret, with: "[redacted]")
+        }
+        return result
+    }
+}

@@ -1,0 +1,186 @@
+import CCurl
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import HereWeatherCore
+import Synchronization
+
+/// The HTTP client: libcurl's easy interface, one blocking transfer on a Dispatch thread.
+///
+/// libcurl starts as fast as the `curl` command and honours the request's deadline for the
+/// whole exchange (name lookup, connect, TLS, body). Cancelling the task aborts the
+/// transfer. Only http and https are allowed, redirects are followed up to 5 times, and
+/// bodies over the request's limit are refused.
+public struct CurlHTTPClient: HTTPClient {
+    /// Sent with every request.
+    public static let userAgent = "here-weather/0.1 (+https://github.com/here-weather/here-weather)"
+
+    private static let globalInit: CURLcode = hw_curl_global_init()
+
+    public init() {}
+
+    public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        _ = Self.globalInit
+        let transfer = CurlTransfer(request: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(with: transfer.perform()) }
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
+}
+
+/// The state of one transfer, shared with libcurl's callbacks through an unmanaged pointer.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let host: String
+    private var body: [UInt8] = []
+    private var headers: [String: String] = [:]
+    private var bodyTooLarge = false
+    private let cancelled = Atomic<Bool>(false)
+
+    init(request: HTTPRequest) {
+        self.request = request
+        self.host = Self.host(of: request.url)
+    }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Runs the transfer to its end; called once, on one thread.
+    func perform() -> Result<HTTPResponse, Error> {
+        let remaining = ContinuousClock.now.duration(to: request.deadline)
+        let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        guard milliseconds > 0 else { return .failure(HTTPError.timedOut(host)) }
+        guard let handle = curl_easy_init() else { return .failure(HTTPError.transferFailed("libcurl could not start")) }
+        defer { curl_easy_cleanup(handle) }
+
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        headerList = curl_slist_append(headerList, "Accept: application/json")
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        defer { curl_slist_free_all(headerList) }
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else {
+            return .failure(HTTPError.invalidURL)
+        }
+        hw_curl_restrict_to_http(handle)
+        _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(milliseconds))
+        _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(milliseconds))
+        _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        _ = hw_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
+        _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        _ = hw_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlHTTPClient.userAgent)
+        _ = hw_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        _ = hw_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
+        _ = hw_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        _ = hw_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader)
+        _ = hw_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        _ = hw_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        _ = hw_curl_setopt_xferinfo_function(handle, curlProgress)
+        _ = hw_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+
+        let code = curl_easy_perform(handle)
+        guard code == CURLE_OK else { return .failure(error(for: code, handle: handle)) }
+        var status = 0
+        _ = hw_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return .success(HTTPResponse(status: status, headers: headers, body: Data(body)))
+    }
+
+    private func error(for code: CURLcode, handle: UnsafeMutableRawPointer) -> HTTPError {
+        if bodyTooLarge { return .bodyTooLarge(limit: request.maxBodyBytes) }
+        if cancelled.load(ordering: .relaxed) { return .cancelled }
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotResolveHost(host)
+        case CURLE_COULDNT_CONNECT:
+            var osError = 0
+            _ = hw_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
+            return osError == Int(ECONNREFUSED) ? .connectionRefused(host) : .cannotConnect(host)
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidURL
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
+            return .tlsFailure(host)
+        case CURLE_TOO_MANY_REDIRECTS: return .transferFailed("too many redirects")
+        default: return .transferFailed(String(cString: curl_easy_strerror(code)))
+        }
+    }
+
+    fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard body.count + bytes.count <= request.maxBodyBytes else {
+            bodyTooLarge = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    fileprivate func appendHeader(_ line: String) {
+        if line.hasPrefix("HTTP/") {  // a new response (after a redirect): start over
+            headers = [:]
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingWhitespace()
+        headers[name] = value
+    }
+
+    fileprivate var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// `host[:port]` of a URL, for messages (never the path or query).
+    static func host(of url: String) -> String {
+        var rest = Substring(url)
+        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last.map(String.init) ?? String(authority)
+        return host.isEmpty ? "the server" : host
+    }
+}
+
+private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                           _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let accepted = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.appendBody(UnsafeBufferPointer(start: $0, count: length))
+    }
+    return accepted ? length : 0
+}
+
+private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                             _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    transfer.appendHeader(line)
+    return length
+}
+
+private func curlProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
+                          _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
+    guard let context else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+}
+
+extension Substring {
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

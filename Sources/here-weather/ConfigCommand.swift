@@ -1,0 +1,72 @@
+import ArgumentParser
+import HereWeatherCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `here-weather config path|show|init`.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show, locate or create the config file.",
+        subcommands: [Path.self, Show.self, Init.self]
+    )
+
+    struct Options: ParsableArguments {
+        @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
+        var config: String?
+
+        var path: String {
+            config ?? ConfigurationPaths(environment: ProcessInfo.processInfo.environment).configFile
+        }
+    }
+
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the config file's path.")
+        @OptionGroup var options: Options
+
+        func run() {
+            print(options.path)
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the effective configuration (defaults filled in, API keys redacted).")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            do {
+                let loaded = try ConfigurationLoader.load(path: options.path)
+                Terminal.warn(loaded.warnings)
+                print("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
+                print(ConfigurationText.effective(loaded.configuration, environment: ProcessInfo.processInfo.environment),
+                      terminator: "")
+            } catch let error as any UserFacingError {
+                throw Terminal.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write a commented default config file.")
+        @OptionGroup var options: Options
+        @Flag(help: "Replace an existing file.")
+        var force = false
+
+        func run() throws {
+            let path = options.path
+            do {
+                try AtomicFile.write(ConfigurationText.template, to: path, overwrite: force)
+            } catch let error as AtomicFile.WriteError {
+                Terminal.standardError(error.exists
+                    ? "here-weather: \(path) already exists; add --force to replace it."
+                    : "here-weather: cannot write \(path): \(error.reason).")
+                throw ExitCode(ExitStatus.cannotCreate.rawValue)
+            }
+            print("Wrote \(path). Set [location.fixed] latitude and longitude, then run here-weather.")
+        }
+    }
+}

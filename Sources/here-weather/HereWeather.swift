@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// The `here-weather` command: finds where this machine is and reports the weather there.
+@main
+struct HereWeather: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "here-weather",
+        abstract: "Report the weather where this machine is.",
+        discussion: """
+        The location comes from the configured sources (a fixed location in the config file \
+        for now) or from --lat/--lon; the weather from Open-Meteo (no key needed) or \
+        OpenWeatherMap.
+
+        Examples:
+          here-weather --lat 27.95 --lon -82.46
+          here-weather --daily --units imperial
+          here-weather --json | jq .weather.current.temperature
+          here-weather config init        # write a commented config file to edit
+
+        Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
+        (~/.config/here-weather/config.toml).
+
+        Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
+        service unreachable or failing, 73 file not written, 75 no location, 77 location \
+        not permitted, 78 configuration error (including a missing or rejected API key).
+        """,
+        version: "0.1.0",
+        subcommands: [ReportCommand.self, ConfigCommand.self],
+        defaultSubcommand: ReportCommand.self
+    )
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import HereWeatherCore
+import HereWeatherHTTP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The default command: locate, fetch, print.
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Print the weather here (the default command)."
+    )
+
+    @Option(name: .customLong("lat"), parsing: .unconditional,
+            help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); overrides every location source.", valueName: "degrees"))
+    var latitude: Double?
+
+    @Option(name: .customLong("lon"), parsing: .unconditional,
+            help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"))
+    var longitude: Double?
+
+    @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
+    var units: String?
+
+    @Option(help: ArgumentHelp("open-meteo or openweathermap (default from the config: open-meteo).", valueName: "name"))
+    var provider: String?
+
+    @Flag(help: "Print one JSON object (schema in the README); errors as {\"error\":{...}}.")
+    var json = false
+
+    @Flag(help: "Add the next 12 hours.")
+    var hourly = false
+
+    @Flag(help: "Add the next days (up to 7).")
+    var daily = false
+
+    @Option(name: .customLong("weather-replay"),
+            help: ArgumentHelp("Read a recorded provider response from FILE instead of the network.", valueName: "file"))
+    var weatherReplay: String?
+
+    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
+    var config: String?
+
+    func validate() throws {
+        if (latitude == nil) != (longitude == nil) {
+            throw ValidationError("--lat and --lon go together: give both, or neither.")
+        }
+        if let latitude, !(latitude.isFinite && (-90...90).contains(latitude)) {
+            throw ValidationError("--lat must be a latitude from -90 to 90 degrees.")
+        }
+        if let longitude, !(longitude.isFinite && (-180...180).contains(longitude)) {
+            throw ValidationError("--lon must be a longitude from -180 to 180 degrees.")
+        }
+        if let units, Units(rawValue: units) == nil {
+            throw ValidationError("--units must be metric, imperial or standard (got \"\(units)\").")
+        }
+        if let provider, WeatherProviderKind(rawValue: provider) == nil {
+            throw ValidationError("--provider must be open-meteo or openweathermap (got \"\(provider)\").")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let loaded = try ConfigurationLoader.load(path: config ?? ConfigurationPaths(environment: environment).configFile)
+            Terminal.warn(loaded.warnings)
+            let settings = loaded.configuration
+            let override = latitude.flatMap { latitude in
+                longitude.map { FixedPlace(coordinate: Coordinate(latitude: latitude, longitude: $0)) }
+            }
+            let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
+            let lookup = WeatherLookup(
+                locationProvider: ProviderFactory.locationProvider(settings, configPath: loaded.path, override: override),
+                locationRequest: LocationRequest(),
+                weatherProvider: ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
+                                                                 http: CurlHTTPClient()),
+                units: units.flatMap(Units.init(rawValue:)) ?? settings.weather.units,
+                weatherTimeout: settings.weather.timeout,
+                recording: try weatherReplay.map(Self.readRecording))
+            let (location, report) = try await lookup.run()
+            if json {
+                print(JSONReport.render(location: location, report: report))
+            } else {
+                let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
+                print(TextReport(location: location, report: report, style: style).render(hourly: hourly, daily: daily))
+            }
+        } catch let error as any UserFacingError {
+            throw Terminal.fail(error, json: json)
+        }
+    }
+
+    static func readRecording(_ path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+            throw WeatherError.recordingUnreadable(path: path, reason: reason)
+        }
+    }
+}
