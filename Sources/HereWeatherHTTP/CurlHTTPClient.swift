@@ -179,8 +179,8 @@ private func curlProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: 
 
 extension Substring {
     func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        // Character.isWhitespace, because "\r\n" is one Character.
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[start...end])
     }
 }

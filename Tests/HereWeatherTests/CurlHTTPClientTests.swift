@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+@testable import HereWeatherHTTP
+
+/// The real libcurl client against a real server on 127.0.0.1.
+@Suite struct CurlHTTPClientTests {
+    let client = CurlHTTPClient()
+
+    func request(_ url: String, seconds: Int = 5, maxBodyBytes: Int = 8 << 20) -> HTTPRequest {
+        HTTPRequest(url: url, deadline: .now + .seconds(seconds), maxBodyBytes: maxBodyBytes)
+    }
+
+    @Test func returnsStatusHeadersAndBody() async throws {
+        let server = try FixtureServer(routes: [
+            "/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json", headers: [("Cache-Control", "max-age=900")]),
+        ])
+        let response = try await client.get(request(server.baseURL + "/v1/forecast?latitude=27.95&longitude=-82.46"))
+        #expect(response.status == 200)
+        #expect(response.body == Fixtures.data("weather/open-meteo/tampa-metric.json"))
+        #expect(response.headers["cache-control"] == "max-age=900")
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(server.requests == ["/v1/forecast?latitude=27.95&longitude=-82.46"])
+    }
+
+    @Test func errorStatusesAreResponsesNotErrors() async throws {
+        let server = try FixtureServer(routes: ["/missing": .json(404, #"{"cod":"404","message":"city not found"}"#)])
+        let response = try await client.get(request(server.baseURL + "/missing"))
+        #expect(response.status == 404)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("city not found"))
+    }
+
+    @Test func hungServerTimesOutAtTheDeadline() async throws {
+        let server = try FixtureServer(routes: ["/slow": .hang])
+        defer { server.stop() }
+        await #expect(throws: HTTPError.timedOut("127.0.0.1:\(server.port)")) {
+            try await client.get(request(server.baseURL + "/slow", seconds: 1))
+        }
+    }
+
+    @Test func stallMidBodyTimesOut() async throws {
+        var stalled = FixtureServer.Response.fixture("weather/open-meteo/tampa-metric.json")
+        stalled.behaviour = .stallMidBody
+        let server = try FixtureServer(routes: ["/stall": stalled])
+        defer { server.stop() }
+        await #expect(throws: HTTPError.timedOut("127.0.0.1:\(server.port)")) {
+            try await client.get(request(server.baseURL + "/stall", seconds: 1))
+        }
+    }
+
+    @Test func connectionRefusedIsReportedAsSuch() async throws {
+        let server = try FixtureServer(routes: [:])
+        let port = server.port
+        server.stop()  // nothing listens on the port any more
+        await #expect(throws: HTTPError.connectionRefused("127.0.0.1:\(port)")) {
+            try await client.get(request("http://127.0.0.1:\(port)/v1/forecast"))
+        }
+    }
+
+    @Test func serverClosingWithoutAnswerIsATransferFailure() async throws {
+        let server = try FixtureServer(routes: ["/close": FixtureServer.Response(status: 200, body: [], behaviour: .close)])
+        await #expect(throws: HTTPError.self) {
+            try await client.get(request(server.baseURL + "/close"))
+        }
+    }
+
+    @Test func oversizedBodyIsRefused() async throws {
+        let server = try FixtureServer(routes: ["/big": .fixture("weather/open-meteo/tampa-metric.json")])
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 1024)) {
+            try await client.get(request(server.baseURL + "/big", maxBodyBytes: 1024))
+        }
+    }
+
+    @Test func deadlineAlreadyPassedFailsWithoutSending() async throws {
+        let server = try FixtureServer(routes: ["/x": .json(200, "{}")])
+        await #expect(throws: HTTPError.timedOut("127.0.0.1:\(server.port)")) {
+            try await client.get(HTTPRequest(url: server.baseURL + "/x", deadline: .now - .seconds(1)))
+        }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/x", "file:///etc/passwd", "not a url"])
+    func onlyHTTPAndHTTPSAreAllowed(url: String) async throws {
+        await #expect(throws: HTTPError.self) {
+            try await client.get(request(url))
+        }
+    }
+
+    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+        let server = try FixtureServer(routes: ["/slow": .hang])
+        defer { server.stop() }
+        let task = Task { try await client.get(request(server.baseURL + "/slow", seconds: 30)) }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        task.cancel()
+        await #expect(throws: HTTPError.cancelled) { try await task.value }
+    }
+
+    @Test func hostInMessagesNeverIncludesPathOrQuery() {
+        #expect(CurlTransfer.host(of: "https://api.openweathermap.org/data/2.5/weather?appid=SECRET") == "api.openweathermap.org")
+        #expect(CurlTransfer.host(of: "http://user:pw@127.0.0.1:8080/x") == "127.0.0.1:8080")
+    }
+}

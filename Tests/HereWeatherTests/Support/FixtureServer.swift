@@ -1,0 +1,185 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP/1.1 server on 127.0.0.1 that answers with recorded bodies, or misbehaves
+/// on purpose (hangs, stalls mid-body, closes without answering), and remembers every
+/// request target it was sent.
+final class FixtureServer: @unchecked Sendable {
+    /// What to send for one request.
+    struct Response: Sendable {
+        enum Behaviour: Sendable {
+            case complete
+            /// Read the request, never answer.
+            case hang
+            /// Send the headers and half the body, then go quiet.
+            case stallMidBody
+            /// Close the connection without a byte.
+            case close
+        }
+
+        var status: Int
+        var headers: [(String, String)] = [("Content-Type", "application/json")]
+        var body: [UInt8]
+        var behaviour: Behaviour = .complete
+
+        static func json(_ status: Int = 200, _ body: String) -> Response {
+            Response(status: status, body: Array(body.utf8))
+        }
+
+        static func fixture(_ path: String, status: Int = 200, headers: [(String, String)] = []) -> Response {
+            let type = path.hasSuffix(".html") ? "text/html" : "application/json"
+            return Response(status: status, headers: [("Content-Type", type)] + headers, body: Array(Fixtures.data(path)))
+        }
+
+        static let notFound = Response.json(404, #"{"error":"no such route"}"#)
+        static let hang = Response(status: 200, body: [], behaviour: .hang)
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var targets: [String] = []
+    private var stopped = false
+    private let handler: @Sendable (String) -> Response
+
+    /// Starts a server whose `handler` maps a request target (path and query) to a response.
+    init(handler: @escaping @Sendable (String) -> Response) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.socket(errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else { throw ServerError.socket(errno) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = fd
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// Serves `routes` by path (the query is ignored); anything else is a 404.
+    convenience init(routes: [String: Response]) throws {
+        try self.init { target in
+            let path = String(target.split(separator: "?", maxSplits: 1).first ?? "")
+            return routes[path] ?? .notFound
+        }
+    }
+
+    enum ServerError: Error { case socket(Int32) }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Every request target received so far, in order.
+    var requests: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return targets
+    }
+
+    var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+
+    func stop() {
+        lock.lock()
+        let wasStopped = stopped
+        stopped = true
+        lock.unlock()
+        if !wasStopped {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop() {
+        while !isStopped {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.containsHeaderEnd {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { return }
+            request += buffer[0..<count]
+        }
+        let line = String(decoding: request.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        let target = parts.count >= 2 ? String(parts[1]) : "/"
+        lock.lock(); targets.append(target); lock.unlock()
+        let response = handler(target)
+        switch response.behaviour {
+        case .close:
+            return
+        case .hang:
+            waitUntilStopped()
+        case .complete, .stallMidBody:
+            var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+            for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+            head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+            let body = response.behaviour == .complete ? response.body : Array(response.body.prefix(response.body.count / 2))
+            send(client, Array(head.utf8) + body)
+            if response.behaviour == .stallMidBody { waitUntilStopped() }
+        }
+    }
+
+    private func waitUntilStopped() {
+        while !isStopped { usleep(20_000) }
+    }
+
+    private func send(_ client: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 404: return "Not Found"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        default: return "Status"
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    var containsHeaderEnd: Bool {
+        guard count >= 4 else { return false }
+        for index in 0...(count - 4) where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+            return true
+        }
+        return false
+    }
+}
