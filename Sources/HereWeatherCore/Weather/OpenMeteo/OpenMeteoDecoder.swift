@@ -138,7 +138,9 @@ enum OpenMeteoDecoder {
             let (condition, words) = WMOWeatherCode.describe(c.number("weather_code", index).map { Int($0) })
             var sunrise = c.raw("sunrise", index)?.date(utcOffset: offset)
             var sunset = c.raw("sunset", index)?.date(utcOffset: offset)
-            if sunrise == sunset { (sunrise, sunset) = (nil, nil) }  // polar day or night
+            if let rise = sunrise, let set = sunset, rise == set || set.timeIntervalSince(rise) >= 86_400 {
+                (sunrise, sunset) = (nil, nil)  // polar night (rise == set) or polar day (a whole day)
+            }
             result.append(DailyForecast(
                 date: day,
                 temperatureMin: c.temperature("temperature_2m_min", index),
