@@ -41,14 +41,28 @@ public struct Location: Sendable, Equatable {
     public var altitude: Double?
     /// A place name, when the source gives one.
     public var name: String?
+    /// Whether `horizontalAccuracy` was estimated (from HDOP) rather than reported.
+    public var accuracyIsEstimate: Bool
+    /// Whether the fix met the request's desired accuracy (false: the best seen by the deadline).
+    public var meetsDesiredAccuracy: Bool
+    /// 2 or 3 for a GPS fix (gpsd, NMEA); `nil` for other sources.
+    public var mode: Int?
+    /// A simulated fix (gpsd status 8, or an NMEA simulator mode indicator).
+    public var simulated: Bool
 
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
-                source: LocationSource, altitude: Double? = nil, name: String? = nil) {
+                source: LocationSource, altitude: Double? = nil, name: String? = nil,
+                accuracyIsEstimate: Bool = false, meetsDesiredAccuracy: Bool = true,
+                mode: Int? = nil, simulated: Bool = false) {
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
         self.timestamp = timestamp
         self.source = source
         self.altitude = altitude
         self.name = name
+        self.accuracyIsEstimate = accuracyIsEstimate
+        self.meetsDesiredAccuracy = meetsDesiredAccuracy
+        self.mode = mode
+        self.simulated = simulated
     }
 }
