@@ -2,6 +2,8 @@
 #define HERE_WEATHER_CGPS_SHIM_H
 
 #include <gps.h>
+#include <math.h>
+#include <stdbool.h>
 
 /// `gps_read` gained its message-buffer arguments in libgps API 7; one signature for Swift.
 static inline int hw_gps_read(struct gps_data_t *data) {
@@ -11,6 +13,63 @@ static inline int hw_gps_read(struct gps_data_t *data) {
     return gps_read(data);
 #endif
 }
+
+/// What one gps_read delivered, copied out of the large gps_data_t (whose `set` bits,
+/// macros and nested arrays Swift handles poorly). Call right after hw_gps_read.
+struct hw_gps_update {
+    bool has_fix;            /* MODE_SET: a TPV report arrived */
+    bool has_latlon;         /* LATLON_SET */
+    int mode;                /* MODE_NO_FIX, MODE_2D, MODE_3D */
+    int status;              /* STATUS_SIM (8) marks a simulator */
+    double latitude, longitude, alt_msl;
+    double eph, epx, epy;    /* metres; NaN when unknown */
+    double hdop;
+    double time;             /* seconds since 1970; 0 when the report had no time */
+    bool has_devices;        /* DEVICELIST_SET: a DEVICES report arrived */
+    int device_count;
+    bool has_satellites;     /* SATELLITE_SET: a SKY report arrived */
+    int satellites_visible, satellites_used;
+    bool has_error;          /* ERROR_SET */
+};
+
+static inline void hw_gps_clear_set(struct gps_data_t *data) { data->set = 0; }
+
+static inline struct hw_gps_update hw_gps_update(const struct gps_data_t *data) {
+    struct hw_gps_update u;
+    u.has_fix = (data->set & MODE_SET) != 0;
+    u.has_latlon = (data->set & LATLON_SET) != 0;
+    u.mode = data->fix.mode;
+    u.status = data->fix.status;
+    u.latitude = data->fix.latitude;
+    u.longitude = data->fix.longitude;
+    u.alt_msl = (data->set & ALTITUDE_SET) ? data->fix.altMSL : NAN;
+    u.eph = data->fix.eph;
+    u.epx = data->fix.epx;
+    u.epy = data->fix.epy;
+    u.hdop = data->dop.hdop;
+    u.time = (data->set & TIME_SET) ? (double)data->fix.time.tv_sec + (double)data->fix.time.tv_nsec / 1e9 : 0;
+    u.has_devices = (data->set & DEVICELIST_SET) != 0;
+    u.device_count = data->devices.ndevices;
+    u.has_satellites = (data->set & SATELLITE_SET) != 0;
+    u.satellites_visible = data->satellites_visible;
+    u.satellites_used = data->satellites_used;
+    u.has_error = (data->set & ERROR_SET) != 0;
+    return u;
+}
+
+/// Starts (JSON) or stops watching.
+static inline int hw_gps_watch(struct gps_data_t *data, bool enable) {
+    return gps_stream(data, enable ? (WATCH_ENABLE | WATCH_JSON) : WATCH_DISABLE, NULL);
+}
+
+/// The path of device `index` of the last DEVICES report ("" when out of range).
+static inline const char *hw_gps_device_path(const struct gps_data_t *data, int index) {
+    if (index < 0 || index >= data->devices.ndevices) return "";
+    return data->devices.list[index].path;
+}
+
+/// The path of the device that shipped the last report.
+static inline const char *hw_gps_report_device(const struct gps_data_t *data) { return data->dev.path; }
 
 /// The libgps API major version this build was compiled against.
 static inline int hw_gps_api_major_version(void) { return GPSD_API_MAJOR_VERSION; }

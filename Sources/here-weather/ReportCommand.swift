@@ -17,13 +17,7 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Print the weather here (the default command)."
     )
 
-    @Option(name: .customLong("lat"), parsing: .unconditional,
-            help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); overrides every location source.", valueName: "degrees"))
-    var latitude: Double?
-
-    @Option(name: .customLong("lon"), parsing: .unconditional,
-            help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"))
-    var longitude: Double?
+    @OptionGroup var location: LocationOptions
 
     @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
     var units: String?
@@ -44,19 +38,7 @@ struct ReportCommand: AsyncParsableCommand {
             help: ArgumentHelp("Read a recorded provider response from FILE instead of the network.", valueName: "file"))
     var weatherReplay: String?
 
-    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
-    var config: String?
-
     func validate() throws {
-        if (latitude == nil) != (longitude == nil) {
-            throw ValidationError("--lat and --lon go together: give both, or neither.")
-        }
-        if let latitude, !(latitude.isFinite && (-90...90).contains(latitude)) {
-            throw ValidationError("--lat must be a latitude from -90 to 90 degrees.")
-        }
-        if let longitude, !(longitude.isFinite && (-180...180).contains(longitude)) {
-            throw ValidationError("--lon must be a longitude from -180 to 180 degrees.")
-        }
         if let units, Units(rawValue: units) == nil {
             throw ValidationError("--units must be metric, imperial or standard (got \"\(units)\").")
         }
@@ -68,16 +50,14 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let loaded = try ConfigurationLoader.load(path: config ?? ConfigurationPaths(environment: environment).configFile)
+            let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
-            let override = latitude.flatMap { latitude in
-                longitude.map { FixedPlace(coordinate: Coordinate(latitude: latitude, longitude: $0)) }
-            }
+            let (locationProvider, request) = location.locationSetup(loaded)
             let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
             let lookup = WeatherLookup(
-                locationProvider: ProviderFactory.locationProvider(settings, configPath: loaded.path, override: override),
-                locationRequest: LocationRequest(),
+                locationProvider: locationProvider,
+                locationRequest: request,
                 weatherProvider: ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
                                                                  http: CurlHTTPClient()),
                 units: units.flatMap(Units.init(rawValue:)) ?? settings.weather.units,

@@ -107,6 +107,12 @@ final class ConfigTable {
         return text
     }
 
+    /// Whether `key` is present and holds a string (without marking it read).
+    func isString(_ key: String) -> Bool {
+        if case .string = members.first(where: { $0.key == key })?.value { return true }
+        return false
+    }
+
     /// A string that must never be echoed (an API key): errors name only its type.
     func secret(_ key: String) throws -> String? {
         guard let node = value(key) else { return nil }

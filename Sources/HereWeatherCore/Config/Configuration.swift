@@ -13,8 +13,29 @@ public struct Configuration: Sendable, Equatable {
     public struct LocationSettings: Sendable, Equatable {
         /// Sources in priority order.
         public var sources: [LocationSource] = [.fixed]
+        /// How accurate a fix must be.
+        public var accuracy: DesiredAccuracy = .threeKilometres
+        /// Seconds for the whole location request.
+        public var timeout: Double = 10
+        /// Fixes older than this many seconds are ignored; `nil` turns the check off.
+        public var maxAge: Double? = 300
         /// `[location.fixed]`; `nil` when not configured.
         public var fixed: FixedPlace?
+        public var gpsd = GPSDSettings()
+        public var nmea = NMEASettings()
+    }
+
+    /// `[location.gpsd]`.
+    public struct GPSDSettings: Sendable, Equatable {
+        public var host = "localhost"
+        public var port = 2947
+    }
+
+    /// `[location.nmea]`.
+    public struct NMEASettings: Sendable, Equatable {
+        /// A recorded log or a serial device (e.g. /dev/ttyUSB0).
+        public var path: String?
+        public var speed: ReplaySpeed = .max
     }
 
     /// `[weather]`.
@@ -40,7 +61,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.fixed]
+    public static let supportedSources: [LocationSource] = [.fixed, .gpsd, .nmea]
 
     /// The environment variable that holds the OpenWeatherMap key; it wins over the file.
     public static let openWeatherMapKeyVariable = "OPENWEATHERMAP_API_KEY"

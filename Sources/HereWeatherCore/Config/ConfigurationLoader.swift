@@ -42,8 +42,10 @@ public enum ConfigurationLoader {
         do {
             members = try ConfigNode.parse(text)
         } catch let error as TOMLParseError {
-            throw ConfigError.syntax(path: path, line: error.source.begin.line, column: error.source.begin.column,
-                                     detail: error.description)
+            let line = error.source.begin.line
+            throw ConfigError.syntax(path: path, line: line, column: error.source.begin.column,
+                                     detail: mentionsSecret(text, line: line)
+                                        ? "the value is not valid TOML (strings need quotes)" : error.description)
         }
         let root = ConfigTable(path: path, prefix: "", members: members)
         var config = Configuration()
@@ -60,9 +62,51 @@ public enum ConfigurationLoader {
         return (config, warnings)
     }
 
+    /// Whether line `number` (1-based) sets a secret, whose text a parser message could quote.
+    static func mentionsSecret(_ text: String, line number: Int) -> Bool {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard number >= 1, number <= lines.count else { return false }
+        let line = lines[number - 1].lowercased()
+        return line.contains("key") || line.contains("token") || line.contains("secret")
+    }
+
     private static func readLocation(_ table: ConfigTable, into settings: inout Configuration.LocationSettings) throws {
         if let sources = try table.choices("sources", Configuration.supportedSources) {
             settings.sources = sources
+        }
+        if let text = try table.string("accuracy") {
+            guard let accuracy = DesiredAccuracy(text) else {
+                throw ConfigError.invalidValue(path: table.path, key: "location.accuracy",
+                                               expected: "one of " + DesiredAccuracy.choices, found: "\"\(text)\"")
+            }
+            settings.accuracy = accuracy
+        }
+        settings.timeout = try table.number("timeout", in: 1...3600, unit: " seconds") ?? settings.timeout
+        if table.isString("max_age") {
+            guard try table.string("max_age") == "off" else {
+                throw ConfigError.invalidValue(path: table.path, key: "location.max_age",
+                                               expected: "a number of seconds or \"off\"", found: "another string")
+            }
+            settings.maxAge = nil
+        } else {
+            settings.maxAge = try table.number("max_age", in: 1...31_536_000, unit: " seconds, or \"off\"") ?? settings.maxAge
+        }
+        if let gpsd = try table.table("gpsd") {
+            settings.gpsd.host = try gpsd.string("host") ?? settings.gpsd.host
+            settings.gpsd.port = try gpsd.number("port", in: 1...65535).map { Int($0) } ?? settings.gpsd.port
+        }
+        if let nmea = try table.table("nmea") {
+            settings.nmea.path = try nmea.string("path")
+            if nmea.isString("speed") {
+                let text = try nmea.string("speed") ?? ""
+                guard let speed = ReplaySpeed(text) else {
+                    throw ConfigError.invalidValue(path: table.path, key: "location.nmea.speed",
+                                                   expected: "\"max\" or a positive number", found: "\"\(text)\"")
+                }
+                settings.nmea.speed = speed
+            } else if let factor = try nmea.number("speed", in: 0.001...1_000_000, unit: ", or \"max\"") {
+                settings.nmea.speed = .factor(factor)
+            }
         }
         if let fixed = try table.table("fixed") {
             let latitude = try fixed.number("latitude", in: -90...90, unit: " degrees")

@@ -8,8 +8,12 @@ public enum ConfigurationText {
     version = 1
 
     [location]
-    # Where locations come from, in priority order. This version knows "fixed".
+    # Where locations come from, in priority order: "gpsd" (a GPS receiver through gpsd),
+    # "nmea" (a recorded NMEA log or a serial device), "fixed" (below).
     sources = ["fixed"]
+    accuracy = "3km"          # best, 10m, 100m, 1km, 3km or any: weather needs no more than 3km
+    timeout = 10              # seconds for the whole location request
+    max_age = 300             # ignore fixes older than this many seconds ("off": any age)
 
     # A fixed location: uncomment and set latitude and longitude (decimal degrees).
     [location.fixed]
@@ -17,6 +21,14 @@ public enum ConfigurationText {
     # longitude = -82.4572
     # name = "Tampa"          # optional: shown instead of the coordinates
     # accuracy = 1000         # optional: metres
+
+    [location.gpsd]
+    host = "localhost"
+    port = 2947
+
+    [location.nmea]
+    # path = "/path/to/log.nmea"   # a recorded NMEA 0183 log
+    speed = "max"             # playback speed: "max" or a factor (1 = recorded pace)
 
     [weather]
     provider = "open-meteo"   # "open-meteo" (no key needed) or "openweathermap"
@@ -35,22 +47,29 @@ public enum ConfigurationText {
     /// The effective configuration as TOML. The API key is never shown: only whether one is
     /// set, and where from.
     public static func effective(_ config: Configuration, environment: [String: String]) -> String {
+        let location = config.location
         var lines = ["version = \(config.version)", "", "[location]"]
-        lines.append("sources = [" + config.location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]")
+        lines.append("sources = [" + location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]")
+        lines.append("accuracy = \(quote(location.accuracy.description))")
+        lines.append("timeout = \(number(location.timeout))")
+        lines.append("max_age = " + (location.maxAge.map(number) ?? quote("off")))
         lines += ["", "[location.fixed]"]
-        if let fixed = config.location.fixed {
-            lines.append("latitude = \(JSONOutput.format(fixed.coordinate.latitude))")
-            lines.append("longitude = \(JSONOutput.format(fixed.coordinate.longitude))")
+        if let fixed = location.fixed {
+            lines.append("latitude = \(number(fixed.coordinate.latitude))")
+            lines.append("longitude = \(number(fixed.coordinate.longitude))")
             if let name = fixed.name { lines.append("name = \(quote(name))") }
-            if let accuracy = fixed.accuracy { lines.append("accuracy = \(JSONOutput.format(accuracy))") }
-            if let altitude = fixed.altitude { lines.append("altitude = \(JSONOutput.format(altitude))") }
+            if let accuracy = fixed.accuracy { lines.append("accuracy = \(number(accuracy))") }
+            if let altitude = fixed.altitude { lines.append("altitude = \(number(altitude))") }
         } else {
             lines.append("# not set")
         }
+        lines += ["", "[location.gpsd]", "host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
+        lines += ["", "[location.nmea]", location.nmea.path.map { "path = \(quote($0))" } ?? "# path not set",
+                  "speed = " + (location.nmea.speed == .max ? quote("max") : location.nmea.speed.description)]
         lines += ["", "[weather]",
                   "provider = \(quote(config.weather.provider.rawValue))",
                   "units = \(quote(config.weather.units.rawValue))",
-                  "timeout = \(JSONOutput.format(config.weather.timeout))",
+                  "timeout = \(number(config.weather.timeout))",
                   "", "[weather.open-meteo]",
                   "base_url = \(quote(config.weather.openMeteo.baseURL))",
                   "", "[weather.openweathermap]"]
@@ -64,6 +83,11 @@ public enum ConfigurationText {
         }
         lines.append("base_url = \(quote(config.weather.openWeatherMap.baseURL))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A TOML number at full precision: `10`, `27.950612`.
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     /// A TOML basic string.

@@ -16,6 +16,18 @@ public enum LocationError: UserFacingError, Equatable {
     case noSources(configPath: String)
     /// Every source failed; the reasons, in priority order.
     case allSourcesFailed([String])
+    /// Nothing listens on gpsd's port.
+    case gpsdNotRunning(address: String)
+    /// gpsd could not be reached for another reason (name lookup, network).
+    case gpsdUnreachable(address: String, reason: String)
+    /// gpsd runs but has no receiver.
+    case gpsdNoReceiver(address: String)
+    /// gpsd closed the connection before a fix.
+    case gpsdClosed(address: String)
+    /// No qualifying fix by the deadline (or the end of a log); `seen` says what was seen.
+    case noFix(source: String, seconds: Double, seen: String)
+    /// An NMEA log or device could not be opened.
+    case nmeaUnreadable(path: String, reason: String)
 
     public var message: String {
         switch self {
@@ -25,8 +37,23 @@ public enum LocationError: UserFacingError, Equatable {
             return "No location: [location] sources is empty in \(path). List at least one source, e.g. sources = [\"fixed\"], or pass --lat and --lon."
         case .allSourcesFailed(let reasons):
             return reasons.count == 1 ? reasons[0] : "No location from any source: " + reasons.joined(separator: "; ")
+        case .gpsdNotRunning(let address):
+            return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set host and port under [location.gpsd]."
+        case .gpsdUnreachable(let address, let reason):
+            return "Cannot reach gpsd on \(address): \(reason). Check host and port under [location.gpsd]."
+        case .gpsdNoReceiver(let address):
+            return "gpsd on \(address) has no GPS receiver attached. Plug one in (check with `gpspipe -w -n 5`), or add another location source."
+        case .gpsdClosed(let address):
+            return "gpsd on \(address) closed the connection before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and try again."
+        case .noFix(let source, let seconds, let seen):
+            return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). Try outdoors or with a clear view of the sky, a longer --timeout, or another source."
+        case .nmeaUnreadable(let path, let reason):
+            return "Cannot read NMEA from \(path): \(reason)."
         }
     }
 
-    public var exitStatus: ExitStatus { .noLocation }
+    public var exitStatus: ExitStatus {
+        if case .nmeaUnreadable = self { return .noInput }
+        return .noLocation
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// How accurate a fix must be, like `CLLocationManager.desiredAccuracy`.
-public enum DesiredAccuracy: Sendable, Equatable {
+public enum DesiredAccuracy: Sendable, Equatable, CustomStringConvertible {
     /// The most accurate fix seen before the deadline.
     case best
     /// A fix whose horizontal accuracy is this many metres or better.
@@ -16,7 +16,35 @@ public enum DesiredAccuracy: Sendable, Equatable {
     /// The default: weather needs no more than 3 km.
     public static let threeKilometres = DesiredAccuracy.within(metres: 3000)
 
-    /// Whether a fix with `accuracy` metres (`nil`: unknown) satisfies this level.
+    /// The names users write: `best`, `10m`, `100m`, `1km`, `3km`, `any` (and any `<n>m`/`<n>km`).
+    public init?(_ text: String) {
+        let lower = text.lowercased()
+        switch lower {
+        case "best": self = .best
+        case "any": self = .any
+        default:
+            let (digits, scale): (Substring, Double) = lower.hasSuffix("km")
+                ? (lower.dropLast(2), 1000) : lower.hasSuffix("m") ? (lower.dropLast(1), 1) : ("", 0)
+            guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+            self = .within(metres: value * scale)
+        }
+    }
+
+    /// The accepted spellings, for help and error messages.
+    public static let choices = "best, 10m, 100m, 1km, 3km or any"
+
+    public var description: String {
+        switch self {
+        case .best: return "best"
+        case .any: return "any"
+        case .within(let metres):
+            return metres >= 1000 && (metres / 1000).rounded() == metres / 1000
+                ? "\(Int(metres / 1000))km" : "\(JSONOutput.format(metres))m"
+        }
+    }
+
+    /// Whether a fix with `accuracy` metres (`nil`: unknown) satisfies this level at once.
+    /// `best` is never satisfied early: it waits for the deadline.
     public func isMet(by accuracy: Double?) -> Bool {
         switch self {
         case .any: return true
@@ -30,19 +58,27 @@ public enum DesiredAccuracy: Sendable, Equatable {
 
 /// One single-shot location request, like `CLLocationManager.requestLocation()`.
 ///
-/// The deadline belongs to the request so that every source honours the same one.
+/// The deadline belongs to the request so that every source honours the same one. Sources
+/// that keep their own clock (an NMEA replay) measure `timeout` on that clock instead.
 public struct LocationRequest: Sendable {
     public var desiredAccuracy: DesiredAccuracy
-    /// When the request gives up and returns the best fix seen, or fails.
+    /// How long the request may take.
+    public var timeout: Duration
+    /// When the request gives up and returns the best fix seen, or fails (`now + timeout`).
     public var deadline: ContinuousClock.Instant
     /// Older fixes are ignored; `nil` accepts any age.
     public var maxAge: Duration?
 
-    public init(desiredAccuracy: DesiredAccuracy = .threeKilometres,
-                deadline: ContinuousClock.Instant = .now + .seconds(10),
+    public init(desiredAccuracy: DesiredAccuracy = .threeKilometres, timeout: Duration = .seconds(10),
                 maxAge: Duration? = .seconds(300)) {
         self.desiredAccuracy = desiredAccuracy
-        self.deadline = deadline
+        self.timeout = timeout
+        self.deadline = .now + timeout
         self.maxAge = maxAge
+    }
+
+    /// `timeout` in seconds, for messages.
+    public var timeoutSeconds: Double {
+        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     }
 }

@@ -2,8 +2,8 @@
 ///
 /// The first provider is asked first; a provider that fails hands the request to the next,
 /// and the first fix wins. When every provider fails, the error lists each one's reason in
-/// order. (Running permitted sources concurrently, and preferring a late high-priority fix,
-/// comes with the gpsd and IP sources.)
+/// order (a single failure is passed on as it is). Running permitted sources concurrently,
+/// and preferring a late high-priority fix, comes with the permission system.
 public struct LocationSourceChain: LocationProvider {
     public let providers: [any LocationProvider]
 
@@ -15,18 +15,18 @@ public struct LocationSourceChain: LocationProvider {
     public var source: LocationSource { providers.first?.source ?? .fixed }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        var reasons: [String] = []
+        var failures: [LocationError] = []
         for provider in providers {
             do {
                 return try await provider.requestLocation(request)
             } catch let error as LocationError {
-                if case .allSourcesFailed(let inner) = error { reasons += inner } else { reasons.append(error.message) }
-            } catch let error as UserFacingError {
-                throw error
-            } catch {
-                reasons.append("\(provider.source.displayName): \(error)")
+                failures.append(error)
             }
         }
-        throw LocationError.allSourcesFailed(reasons.isEmpty ? ["No location: no location source is configured."] : reasons)
+        if failures.count == 1 { throw failures[0] }
+        throw LocationError.allSourcesFailed(failures.flatMap { failure -> [String] in
+            if case .allSourcesFailed(let inner) = failure { return inner }
+            return [failure.message]
+        })
     }
 }

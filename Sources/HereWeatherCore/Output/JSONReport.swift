@@ -32,6 +32,10 @@ public enum JSONReport {
             ("timestamp", .string(LocalTime.iso8601(location.timestamp, utcOffset: utcOffset))),
             ("name", .string(location.name)),
             ("altitude_m", .number(location.altitude)),
+            ("accuracy_estimated", .bool(location.accuracyIsEstimate)),
+            ("meets_accuracy", .bool(location.meetsDesiredAccuracy)),
+            ("mode", .number(location.mode.map(Double.init))),
+            ("simulated", .bool(location.simulated)),
         ])
     }
 

@@ -45,7 +45,7 @@ public struct LocalTime: Sendable, Equatable {
         guard let datePart = parts.first else { return nil }
         let ymd = datePart.split(separator: "-").map { Int($0) }
         guard ymd.count == 3, let year = ymd[0], let month = ymd[1], let day = ymd[2],
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+              (1...12).contains(month), (1...LocalTime.daysIn(month: month, year: year)).contains(day) else { return nil }
         var hms = [0, 0, 0]
         if parts.count == 2 {
             let fields = parts[1].split(separator: ":").map { Int($0) }
@@ -88,6 +88,15 @@ public struct LocalTime: Sendable, Equatable {
         let digits = String(abs(value))
         let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
         return value < 0 ? "-" + padded : padded
+    }
+
+    /// The number of days in `month` of `year` (Gregorian leap years).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     static func floorDivide(_ a: Int, _ b: Int) -> Int {

@@ -67,7 +67,9 @@ public enum WeatherError: UserFacingError {
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": \($0)" } ?? ""
             let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check [weather] settings in the config."
-            return "\(service) answered HTTP \(status)\(what). \(advice)"
+            // 200: the body itself reported the error (Open-Meteo's {"error": true}).
+            let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
+            return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
             let when = retryAfter.map { " (retry after \($0) s)" } ?? ""
             return "\(service) is rate-limiting requests\(when). Run less often, or try again later."

@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Applies a `LocationRequest`'s rules to the fixes a source sees, one at a time.
+///
+/// A fix qualifies when it is a real position (finite, in range: callers pass only fixes
+/// the receiver calls 2D or 3D), no older than the request's max age, and within its desired
+/// accuracy. `any` takes the first real fix; `best` keeps the most accurate until the
+/// deadline; a fix of unknown accuracy meets only `any`. At the deadline the best fix seen
+/// is the answer, marked as not meeting the desired accuracy.
+public struct FixSelector: Sendable {
+    public let request: LocationRequest
+    /// The most accurate acceptable fix so far.
+    public private(set) var best: Location?
+    /// Real fixes seen, and those ignored for being older than max age.
+    public private(set) var fixesSeen = 0
+    public private(set) var staleFixesSeen = 0
+
+    public init(request: LocationRequest) {
+        self.request = request
+    }
+
+    /// Considers a real fix observed at `now`; returns the answer when it completes the request.
+    public mutating func consider(_ fix: Location, now: Date) -> Location? {
+        guard fix.coordinate.isValid else { return nil }
+        fixesSeen += 1
+        if let maxAge = request.maxAge {
+            let age = now.timeIntervalSince(fix.timestamp)
+            if age > Double(maxAge.components.seconds) + Double(maxAge.components.attoseconds) / 1e18 {
+                staleFixesSeen += 1
+                return nil
+            }
+        }
+        if request.desiredAccuracy.isMet(by: fix.horizontalAccuracy) {
+            var answer = fix
+            answer.meetsDesiredAccuracy = true
+            return answer
+        }
+        if best.map({ Self.isBetter(fix, than: $0) }) ?? true { best = fix }
+        return nil
+    }
+
+    /// The answer when the deadline passes or the input ends: the best fix seen, if any.
+    public func answerAtDeadline() -> Location? {
+        guard var answer = best else { return nil }
+        answer.meetsDesiredAccuracy = request.desiredAccuracy == .best && answer.horizontalAccuracy != nil
+        return answer
+    }
+
+    /// Smaller known accuracy wins; unknown loses to known; ties go to the newer fix.
+    static func isBetter(_ candidate: Location, than current: Location) -> Bool {
+        switch (candidate.horizontalAccuracy, current.horizontalAccuracy) {
+        case let (new?, old?) where new != old: return new < old
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default: return candidate.timestamp >= current.timestamp
+        }
+    }
+}

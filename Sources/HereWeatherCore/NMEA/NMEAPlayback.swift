@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The replay clock and the request rules applied to a log's epochs, one at a time.
+///
+/// "Now" is the time of the latest epoch read, so max age and the deadline (the request's
+/// timeout, measured from the first epoch) apply as they would have live. At a finite
+/// speed the playback also keeps the recorded pace and the wall-clock deadline.
+struct NMEAPlayback {
+    /// What to do after an epoch.
+    enum Step: Equatable {
+        case answer(Location)
+        case next
+        /// The request's deadline passed (on the replay clock, or the wall clock at a finite speed).
+        case deadline
+    }
+
+    private(set) var selector: FixSelector
+    let speed: ReplaySpeed
+    private(set) var firstTime: Date?
+    private(set) var previousTime: Date?
+    private(set) var epochs = 0
+    private(set) var satellitesInView: Int?
+    private(set) var satellitesUsed: Int?
+    /// Waits between epochs at a finite speed; replaced in tests.
+    var sleep: (Duration) -> Void = { duration in
+        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 { request = remaining }
+    }
+
+    init(request: LocationRequest, speed: ReplaySpeed) {
+        selector = FixSelector(request: request)
+        self.speed = speed
+    }
+
+    /// Takes the next epoch of the log.
+    mutating func take(_ fix: NMEAFix) -> Step {
+        epochs += 1
+        if let inView = fix.satellitesInView { satellitesInView = inView }
+        if let used = fix.satellitesUsed { satellitesUsed = used }
+        let start = firstTime ?? fix.time
+        firstTime = start
+        if fix.time.timeIntervalSince(start) > selector.request.timeoutSeconds { return .deadline }
+        if case .factor(let factor) = speed {
+            if let previous = previousTime {
+                // Keep the recorded pace; a jump in the log's clock waits at most 5 recorded seconds.
+                let gap = min(max(0, fix.time.timeIntervalSince(previous)), 5) / factor
+                let remaining = ContinuousClock.now.duration(to: selector.request.deadline)
+                if remaining <= .zero { return .deadline }
+                sleep(min(.milliseconds(Int64(gap * 1000)), remaining))
+            }
+            if ContinuousClock.now >= selector.request.deadline { return .deadline }
+        }
+        previousTime = fix.time
+        guard let location = Self.location(from: fix) else { return .next }
+        return selector.consider(location, now: fix.time).map(Step.answer) ?? .next
+    }
+
+    /// The answer when the log ends or the deadline passes: the best fix seen, if any.
+    func answerAtEnd() -> Location? {
+        selector.answerAtDeadline()
+    }
+
+    /// "9 satellites seen, 0 used" for a failure message.
+    var satellitesSeen: String {
+        "\(satellitesInView ?? 0) satellites seen, \(satellitesUsed ?? 0) used"
+    }
+
+    /// The location of a real 2D/3D fix, or `nil` for a void epoch (even with stale coordinates).
+    static func location(from fix: NMEAFix) -> Location? {
+        guard fix.isValid, fix.mode >= 2, let coordinate = fix.coordinate, coordinate.isValid else { return nil }
+        return Location(coordinate: coordinate, horizontalAccuracy: fix.horizontalAccuracy, timestamp: fix.time,
+                        source: .nmea, altitude: fix.mode >= 3 ? fix.altitude : nil,
+                        accuracyIsEstimate: fix.accuracyIsEstimate, mode: fix.mode, simulated: fix.simulated)
+    }
+}

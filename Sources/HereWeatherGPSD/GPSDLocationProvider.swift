@@ -1,0 +1,142 @@
+import CGPS
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import HereWeatherCore
+import Synchronization
+
+/// Asks gpsd for one fix through libgps: connect, watch, read until a fix qualifies or the
+/// deadline, stop watching, close. One shot; nothing stays running.
+///
+/// Fails fast when gpsd is not running (connection refused) or reports no receiver, and
+/// never waits past the request's deadline: reads wait in slices of at most 100 ms.
+public struct GPSDLocationProvider: LocationProvider {
+    public var source: LocationSource { .gpsd }
+    public let host: String
+    public let port: Int
+
+    public init(host: String = "localhost", port: Int = 2947) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port`, for messages.
+    var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    public func requestLocation(_ request: LocationRequest) async throws -> Location {
+        let session = GPSDSession(host: host, port: port, address: address, request: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(with: session.run()) }
+            }
+        } onCancel: {
+            session.cancel()
+        }
+    }
+}
+
+/// One connection to gpsd, run to its end on one thread.
+final class GPSDSession: @unchecked Sendable {
+    let host: String
+    let port: Int
+    let address: String
+    let request: LocationRequest
+    private let cancelled = Atomic<Bool>(false)
+    private var devices: [String] = []
+    private var satellitesVisible = 0
+    private var satellitesUsed = 0
+
+    init(host: String, port: Int, address: String, request: LocationRequest) {
+        self.host = host
+        self.port = port
+        self.address = address
+        self.request = request
+    }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    func run() -> Result<Location, Error> {
+        var data = gps_data_t()
+        let opened = gps_open(host, String(port), &data)
+        guard opened == 0 else { return .failure(openError(errno)) }
+        defer {
+            _ = hw_gps_watch(&data, false)
+            _ = gps_close(&data)
+        }
+        guard hw_gps_watch(&data, true) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
+
+        var selector = FixSelector(request: request)
+        while !cancelled.load(ordering: .relaxed) {
+            let remaining = ContinuousClock.now.duration(to: request.deadline)
+            guard remaining > .zero else { break }
+            let slice = min(remaining, .milliseconds(100))
+            let microseconds = Int32(slice.components.seconds * 1_000_000 + slice.components.attoseconds / 1_000_000_000_000)
+            guard gps_waiting(&data, max(1, microseconds)) else { continue }
+            hw_gps_clear_set(&data)
+            guard hw_gps_read(&data) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
+            let update = hw_gps_update(&data)
+            if update.has_devices {
+                devices = (0..<Int(update.device_count)).map { String(cString: hw_gps_device_path(&data, Int32($0))) }
+                if devices.isEmpty { return .failure(LocationError.gpsdNoReceiver(address: address)) }
+            }
+            if update.has_satellites {
+                satellitesVisible = Int(update.satellites_visible)
+                satellitesUsed = Int(update.satellites_used)
+            }
+            guard update.has_fix else { continue }
+            guard let fix = location(from: update) else { continue }
+            if let answer = selector.consider(fix, now: Date()) { return .success(answer) }
+        }
+        if let answer = selector.answerAtDeadline() { return .success(answer) }
+        return .failure(LocationError.noFix(source: "GPS", seconds: request.timeoutSeconds, seen: seen(selector)))
+    }
+
+    /// A real 2D/3D fix from a TPV report, or `nil` for mode 1 and non-finite positions.
+    func location(from update: hw_gps_update) -> Location? {
+        guard update.has_latlon, update.mode >= MODE_2D,
+              update.latitude.isFinite, update.longitude.isFinite else { return nil }
+        var accuracy: Double?
+        var estimated = false
+        if update.eph.isFinite, update.eph > 0 {
+            accuracy = update.eph
+        } else if update.epx.isFinite, update.epy.isFinite {
+            accuracy = (update.epx * update.epx + update.epy * update.epy).squareRoot()
+        } else if update.hdop.isFinite, update.hdop > 0 {
+            accuracy = update.hdop * NMEAFix.metresPerHDOP
+            estimated = true
+        }
+        return Location(
+            coordinate: Coordinate(latitude: update.latitude, longitude: update.longitude),
+            horizontalAccuracy: accuracy,
+            timestamp: update.time > 0 ? Date(timeIntervalSince1970: update.time) : Date(),
+            source: .gpsd,
+            altitude: update.mode >= MODE_3D && update.alt_msl.isFinite ? update.alt_msl : nil,
+            accuracyIsEstimate: estimated,
+            mode: Int(update.mode),
+            simulated: update.status == STATUS_SIM)
+    }
+
+    /// "receiver on /dev/ttyACM0, 9 satellites seen, 0 used".
+    func seen(_ selector: FixSelector) -> String {
+        var parts: [String] = []
+        parts.append(devices.isEmpty ? "gpsd on \(address) reported no receiver yet" : "receiver on \(devices.joined(separator: ", "))")
+        parts.append("\(satellitesVisible) satellites seen, \(satellitesUsed) used")
+        if selector.staleFixesSeen > 0 { parts.append("\(selector.staleFixesSeen) fixes older than the max age ignored") }
+        return parts.joined(separator: ", ")
+    }
+
+    func openError(_ code: Int32) -> LocationError {
+        // libgps reports its netlib codes (negative) in errno: -2 no host, -6 no connection.
+        switch code {
+        case -6, ECONNREFUSED: return .gpsdNotRunning(address: address)
+        case -2: return .gpsdUnreachable(address: address, reason: "cannot resolve host \(host)")
+        default: return .gpsdUnreachable(address: address, reason: LibGPS.errorText(code))
+        }
+    }
+}

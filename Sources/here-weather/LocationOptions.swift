@@ -1,0 +1,97 @@
+import ArgumentParser
+import HereWeatherCore
+import HereWeatherGPSD
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The options that say where "here" is and how to find it, shared by `report` and `where`.
+struct LocationOptions: ParsableArguments {
+    @Option(name: .customLong("lat"), parsing: .unconditional,
+            help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); with --lon, overrides every location source.", valueName: "degrees"))
+    var latitude: Double?
+
+    @Option(name: .customLong("lon"), parsing: .unconditional,
+            help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"))
+    var longitude: Double?
+
+    @Option(help: ArgumentHelp("Desired accuracy: \(DesiredAccuracy.choices) (default 3km: weather needs no more).", valueName: "level"))
+    var accuracy: String?
+
+    @Option(help: ArgumentHelp("Seconds the whole location request may take (default 10).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: .customLong("max-age"),
+            help: ArgumentHelp("Ignore fixes older than this many seconds, or 'off' (default 300).", valueName: "seconds|off"))
+    var maxAge: String?
+
+    @Option(help: ArgumentHelp("Play back an NMEA 0183 log (or read a serial device) as the location source.", valueName: "file"))
+    var replay: String?
+
+    @Option(name: .customLong("replay-speed"),
+            help: ArgumentHelp("Playback speed: 'max' (default: read as fast as possible) or a factor (1 = recorded pace).", valueName: "N|max"))
+    var replaySpeed: String?
+
+    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
+    var config: String?
+
+    func validate() throws {
+        if (latitude == nil) != (longitude == nil) {
+            throw ValidationError("--lat and --lon go together: give both, or neither.")
+        }
+        if let latitude, !(latitude.isFinite && (-90...90).contains(latitude)) {
+            throw ValidationError("--lat must be a latitude from -90 to 90 degrees.")
+        }
+        if let longitude, !(longitude.isFinite && (-180...180).contains(longitude)) {
+            throw ValidationError("--lon must be a longitude from -180 to 180 degrees.")
+        }
+        if latitude != nil && replay != nil {
+            throw ValidationError("--lat/--lon and --replay both give the location: use one.")
+        }
+        if let accuracy, DesiredAccuracy(accuracy) == nil {
+            throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(accuracy)\").")
+        }
+        if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be a number of seconds from 0 to 3600.")
+        }
+        if let maxAge, maxAge != "off", Double(maxAge).map({ $0.isFinite && $0 > 0 }) != true {
+            throw ValidationError("--max-age must be a number of seconds or 'off' (got \"\(maxAge)\").")
+        }
+        if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
+            throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(replaySpeed)\").")
+        }
+        if replaySpeed != nil && replay == nil {
+            throw ValidationError("--replay-speed goes with --replay FILE.")
+        }
+    }
+
+    /// The config file's path: --config, else the environment's.
+    func configPath(environment: [String: String]) -> String {
+        config ?? ConfigurationPaths(environment: environment).configFile
+    }
+
+    /// The command line's explicit location, if any.
+    var override: LocationOverride? {
+        if let latitude, let longitude {
+            return .coordinate(FixedPlace(coordinate: Coordinate(latitude: latitude, longitude: longitude)))
+        }
+        if let replay {
+            return .replay(path: replay, speed: replaySpeed.flatMap(ReplaySpeed.init) ?? .max)
+        }
+        return nil
+    }
+
+    /// The location provider and request for `loaded`, with these options applied.
+    func locationSetup(_ loaded: ConfigurationLoader.Loaded) -> (any LocationProvider, LocationRequest) {
+        let settings = loaded.configuration
+        let provider = ProviderFactory.locationProvider(settings, configPath: loaded.path, override: override) {
+            GPSDLocationProvider(host: $0.host, port: $0.port)
+        }
+        let age: Double?? = maxAge.map { $0 == "off" ? nil : Double($0) }
+        let request = ProviderFactory.locationRequest(settings, accuracy: accuracy.flatMap(DesiredAccuracy.init),
+                                                      timeout: timeout, maxAge: age)
+        return (provider, request)
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import HereWeatherCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `here-weather where`: print only the location.
+struct WhereCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "where",
+        abstract: "Print only the location: coordinates, accuracy, age, source, altitude.",
+        discussion: """
+        Examples:
+          here-weather where                                  # from the configured sources
+          here-weather where --replay Fixtures/nmea/drive.nmea --accuracy 10m
+          here-weather where --json | jq .location.accuracy_m
+        """
+    )
+
+    @OptionGroup var location: LocationOptions
+
+    @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated).")
+    var json = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
+            Terminal.warn(loaded.warnings)
+            let (provider, request) = location.locationSetup(loaded)
+            let fix = try await provider.requestLocation(request)
+            print(json ? LocationReport.json(fix) : LocationReport.text(fix))
+        } catch let error as any UserFacingError {
+            throw Terminal.fail(error, json: json)
+        }
+    }
+}

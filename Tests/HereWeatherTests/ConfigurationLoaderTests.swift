@@ -1,0 +1,377 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+
+@Suite struct ConfigurationLoaderTests {
+    static let path = "/tmp/here-weather-test/config.toml"
+
+    static let fullExample = """
+    # here-weather configuration
+    version = 1
+
+    [location]
+    sources = ["fixed"]
+
+    [location.fixed]
+    latitude = 27.9506
+    longitude = -82.4572
+    name = "Tampa"
+    accuracy = 1000
+
+    [weather]
+    provider = "openweathermap"
+    units = "imperial"
+    timeout = 15
+
+    [weather.open-meteo]
+    base_url = "http://localhost:8080"
+
+    [weather.openweathermap]
+    api_key = "0123456789abcdef0123456789abcdef"
+    base_url = "https://owm.example.test/"
+
+    """
+
+    static var fullExampleConfiguration: Configuration {
+        var config = Configuration()
+        config.version = 1
+        config.location.sources = [.fixed]
+        config.location.fixed = FixedPlace(coordinate: Coordinate(latitude: 27.9506, longitude: -82.4572),
+                                           name: "Tampa", accuracy: 1000, altitude: nil)
+        config.weather.provider = .openWeatherMap
+        config.weather.units = .imperial
+        config.weather.timeout = 15
+        config.weather.openMeteo.baseURL = "http://localhost:8080"
+        config.weather.openWeatherMap.apiKey = "0123456789abcdef0123456789abcdef"
+        config.weather.openWeatherMap.baseURL = "https://owm.example.test/"
+        return config
+    }
+
+    func parse(_ text: String) throws -> (Configuration, [String]) {
+        try ConfigurationLoader.parse(text, path: Self.path)
+    }
+
+    /// The `invalidValue` error `text` throws, or a recorded issue.
+    func invalidValue(_ text: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> (key: String, expected: String, found: String, message: String)? {
+        let error = try #require(throws: ConfigError.self, sourceLocation: sourceLocation) { try parse(text) }
+        guard case .invalidValue(let path, let key, let expected, let found) = error else {
+            Issue.record("expected invalidValue, got \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+        #expect(path == Self.path, sourceLocation: sourceLocation)
+        #expect(error.exitStatus == .configuration, sourceLocation: sourceLocation)
+        return (key, expected, found, error.message)
+    }
+
+    func temporaryDirectory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("here-weather-config-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    // MARK: load(path:)
+
+    @Test func missingFileGivesDefaults() throws {
+        let path = try temporaryDirectory() + "/does-not-exist.toml"
+        let loaded = try ConfigurationLoader.load(path: path)
+        #expect(loaded.fileExists == false)
+        #expect(loaded.path == path)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.configuration == Configuration())
+        // The documented defaults.
+        #expect(loaded.configuration.version == 1)
+        #expect(loaded.configuration.location.sources == [.fixed])
+        #expect(loaded.configuration.location.fixed == nil)
+        #expect(loaded.configuration.weather.provider == .openMeteo)
+        #expect(loaded.configuration.weather.units == .metric)
+        #expect(loaded.configuration.weather.timeout == 10)
+        #expect(loaded.configuration.weather.openMeteo.baseURL == "https://api.open-meteo.com")
+        #expect(loaded.configuration.weather.openWeatherMap.baseURL == "https://api.openweathermap.org")
+        #expect(loaded.configuration.weather.openWeatherMap.apiKey == nil)
+    }
+
+    @Test func existingFileIsLoaded() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.toml"
+        try Self.fullExample.write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try ConfigurationLoader.load(path: path)
+        #expect(loaded.fileExists)
+        #expect(loaded.path == path)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.configuration == Self.fullExampleConfiguration)
+    }
+
+    @Test func nonUTF8FileIsUnreadable() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.toml"
+        try Data([0x76, 0x65, 0x72, 0xFF, 0xFE, 0x3D, 0x31]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ConfigError.unreadable(path: path, reason: "it is not UTF-8 text")) {
+            try ConfigurationLoader.load(path: path)
+        }
+    }
+
+    // MARK: parse
+
+    @Test func fullExampleParses() throws {
+        let (config, warnings) = try parse(Self.fullExample)
+        #expect(warnings.isEmpty)
+        #expect(config == Self.fullExampleConfiguration)
+        let fixed = try #require(config.location.fixed)
+        #expect(fixed.coordinate.latitude == 27.9506)
+        #expect(fixed.coordinate.longitude == -82.4572)
+        #expect(fixed.name == "Tampa")
+        #expect(fixed.accuracy == 1000)
+        #expect(config.weather.openWeatherMap.apiKey == "0123456789abcdef0123456789abcdef")
+    }
+
+    @Test func emptyTextGivesDefaults() throws {
+        let (config, warnings) = try parse("")
+        #expect(config == Configuration())
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func syntaxErrorReportsLineAndColumn() throws {
+        // Line 5 has a second value after the first: the stray "2" is in column 14.
+        let text = "version = 1\n\n[weather]\nunits = \"metric\"\ntimeout = 10 20\n"
+        let error = try #require(throws: ConfigError.self) { try parse(text) }
+        guard case .syntax(let path, let line, let column, let detail) = error else {
+            Issue.record("expected syntax, got \(error)")
+            return
+        }
+        #expect(path == Self.path)
+        #expect(line == 5)
+        #expect(column == 14)
+        #expect(!detail.isEmpty)
+        #expect(error.message.contains("line 5, column 14"))
+        #expect(error.exitStatus == .configuration)
+    }
+
+    @Test func syntaxErrorOnAnUnclosedTableHeader() throws {
+        let text = "version = 1\n[location\nsources = [\"fixed\"]\n"
+        let error = try #require(throws: ConfigError.self) { try parse(text) }
+        guard case .syntax(_, let line, _, _) = error else {
+            Issue.record("expected syntax, got \(error)")
+            return
+        }
+        #expect(line == 2)
+    }
+
+    @Test func latitudeOutOfRange() throws {
+        let found = try invalidValue("[location.fixed]\nlatitude = 91\nlongitude = 0\n")
+        let value = try #require(found)
+        #expect(value.key == "location.fixed.latitude")
+        #expect(value.found == "91")
+        #expect(value.message.contains("-90 to 90"))
+        #expect(value.message.contains("location.fixed.latitude"))
+    }
+
+    @Test func longitudeOutOfRange() throws {
+        let value = try #require(try invalidValue("[location.fixed]\nlatitude = 1\nlongitude = -180.5\n"))
+        #expect(value.key == "location.fixed.longitude")
+        #expect(value.message.contains("-180 to 180"))
+    }
+
+    @Test func unknownUnitsListsTheChoices() throws {
+        let value = try #require(try invalidValue("[weather]\nunits = \"kelvinish\"\n"))
+        #expect(value.key == "weather.units")
+        #expect(value.message.contains("kelvinish"))
+        for choice in ["\"metric\"", "\"imperial\"", "\"standard\""] {
+            #expect(value.expected.contains(choice))
+        }
+    }
+
+    @Test func unknownProviderListsTheChoices() throws {
+        let value = try #require(try invalidValue("[weather]\nprovider = \"darksky\"\n"))
+        #expect(value.key == "weather.provider")
+        #expect(value.expected.contains("\"open-meteo\""))
+        #expect(value.expected.contains("\"openweathermap\""))
+    }
+
+    @Test func latitudeAsAString() throws {
+        let value = try #require(try invalidValue("[location.fixed]\nlatitude = \"27.95\"\nlongitude = -82.46\n"))
+        #expect(value.key == "location.fixed.latitude")
+        #expect(value.expected.contains("number"))
+        #expect(value.found == "\"27.95\"")
+    }
+
+    @Test func timeoutOutOfRange() throws {
+        let value = try #require(try invalidValue("[weather]\ntimeout = 0\n"))
+        #expect(value.key == "weather.timeout")
+    }
+
+    @Test func baseURLMustBeHTTP() throws {
+        let value = try #require(try invalidValue("[weather.open-meteo]\nbase_url = \"ftp://example.com\"\n"))
+        #expect(value.key == "weather.open-meteo.base_url")
+    }
+
+    @Test func unsupportedLocationSource() throws {
+        let value = try #require(try invalidValue("[location]\nsources = [\"fixed\", \"carrier-pigeon\"]\n"))
+        #expect(value.key == "location.sources")
+        #expect(value.found.contains("carrier-pigeon"))
+    }
+
+    @Test func unknownKeysBecomeWarnings() throws {
+        let text = """
+        colour = "blue"
+        version = 1
+
+        [location]
+        sources = ["fixed"]
+
+        [location.bluetooth]
+        device = "hci0"
+
+        [weather]
+        units = "imperial"
+        colour = "x"
+
+        [weather.open-meteo]
+        base_url = "https://api.open-meteo.com"
+        retries = 3
+
+        """
+        let (config, warnings) = try parse(text)
+        #expect(config.weather.units == .imperial)  // known keys still read
+        #expect(warnings.count == 4)
+        for key in ["colour", "location.bluetooth", "weather.colour", "weather.open-meteo.retries"] {
+            #expect(warnings.contains("warning: unknown key \(key) in \(Self.path) (ignored)"), "\(key)")
+        }
+        // Keys inside an unknown table are not listed one by one.
+        #expect(!warnings.contains { $0.contains("device") })
+    }
+
+    @Test func unsupportedVersion() throws {
+        #expect(throws: ConfigError.unsupportedVersion(path: Self.path, version: 2)) {
+            try parse("version = 2\n")
+        }
+        let error = try #require(throws: ConfigError.self) { try parse("version = 2\n") }
+        #expect(error.message.contains("version = 2"))
+    }
+
+    @Test func versionMustBeAnInteger() throws {
+        let value = try #require(try invalidValue("version = \"1\"\n"))
+        #expect(value.key == "version")
+    }
+
+    @Test func latitudeWithoutLongitude() throws {
+        let value = try #require(try invalidValue("[location.fixed]\nlatitude = 27.95\n"))
+        #expect(value.key == "location.fixed.longitude")
+        #expect(value.message.contains("latitude"))
+    }
+
+    @Test func longitudeWithoutLatitude() throws {
+        let value = try #require(try invalidValue("[location.fixed]\nlongitude = -82.46\nname = \"x\"\n"))
+        #expect(value.key == "location.fixed.latitude")
+    }
+
+    @Test func emptyFixedTableMeansNoFixedPlace() throws {
+        let (config, warnings) = try parse("[location.fixed]\n")
+        #expect(config.location.fixed == nil)
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func apiKeyOfTheWrongTypeIsNotEchoed() throws {
+        let value = try #require(try invalidValue("[weather.openweathermap]\napi_key = 12345\n"))
+        #expect(value.key == "weather.openweathermap.api_key")
+        #expect(!value.message.contains("12345"))
+        #expect(!value.found.contains("12345"))
+        #expect(value.message.contains("a string"))
+    }
+
+    @Test func unquotedAPIKeyIsNotEchoedInTheSyntaxError() throws {
+        // Forgetting the quotes is a syntax error; its message must not show the key either.
+        let error = try #require(throws: ConfigError.self) {
+            try parse("[weather.openweathermap]\napi_key = deadbeef0123456789cafe\n")
+        }
+        guard case .syntax(_, let line, _, _) = error else {
+            Issue.record("expected syntax, got \(error)")
+            return
+        }
+        #expect(line == 2)
+        #expect(!error.message.contains("deadbeef0123456789cafe"))
+        #expect(!error.message.contains("deadbeef"))
+        // A hex key starting like `false` or `true`: the parser quotes a few characters at most.
+        for key in ["fa3b9c0d1e2f4a5b6c7d8e9f0a1b2c3d", "7e3b9c0d1e2f4a5b6c7d8e9f0a1b2c3d", "0123abcd4567ef890123abcd4567ef89"] {
+            let error = try #require(throws: ConfigError.self) { try parse("[weather.openweathermap]\napi_key = \(key)\n") }
+            #expect(!error.message.contains(key))
+            #expect(!error.message.contains(key.prefix(8)))
+        }
+    }
+
+    // MARK: The OpenWeatherMap key
+
+    @Test func openWeatherMapKeyPrecedence() throws {
+        var config = Configuration()
+        config.weather.openWeatherMap.apiKey = "from-file"
+        #expect(config.openWeatherMapKey(environment: ["OPENWEATHERMAP_API_KEY": "from-env"]) == "from-env")
+        #expect(config.openWeatherMapKey(environment: ["OPENWEATHERMAP_API_KEY": ""]) == "from-file")
+        #expect(config.openWeatherMapKey(environment: [:]) == "from-file")
+        config.weather.openWeatherMap.apiKey = ""
+        #expect(config.openWeatherMapKey(environment: [:]) == nil)
+        #expect(config.openWeatherMapKey(environment: ["OPENWEATHERMAP_API_KEY": ""]) == nil)
+        config.weather.openWeatherMap.apiKey = nil
+        #expect(config.openWeatherMapKey(environment: ["OPENWEATHERMAP_API_KEY": "from-env"]) == "from-env")
+        #expect(config.openWeatherMapKey(environment: ["OTHER": "x"]) == nil)
+    }
+
+    // MARK: ConfigurationText
+
+    @Test func templateParsesToTheDefaultsWithoutWarnings() throws {
+        let (config, warnings) = try parse(ConfigurationText.template)
+        #expect(warnings.isEmpty)
+        #expect(config == Configuration())
+    }
+
+    @Test func effectiveNeverShowsTheKey() throws {
+        var config = Self.fullExampleConfiguration
+        let fileKey = "0123456789abcdef0123456789abcdef"
+        let environmentKey = "fedcba9876543210"
+        config.weather.openWeatherMap.apiKey = fileKey
+        let fromFile = ConfigurationText.effective(config, environment: [:])
+        #expect(!fromFile.contains(fileKey))
+        #expect(fromFile.contains("[redacted]"))
+        #expect(fromFile.contains("config file"))
+        let fromEnvironment = ConfigurationText.effective(config, environment: ["OPENWEATHERMAP_API_KEY": environmentKey])
+        #expect(!fromEnvironment.contains(environmentKey))
+        #expect(!fromEnvironment.contains(fileKey))
+        #expect(fromEnvironment.contains("OPENWEATHERMAP_API_KEY"))
+        config.weather.openWeatherMap.apiKey = nil
+        #expect(!ConfigurationText.effective(config, environment: [:]).contains("[redacted]"))
+    }
+
+    @Test func effectiveRoundTripsTheFullExample() throws {
+        let config = Self.fullExampleConfiguration
+        let text = ConfigurationText.effective(config, environment: [:])
+        let (decoded, warnings) = try parse(text)
+        #expect(warnings.isEmpty)
+        var parsed = decoded
+        parsed.weather.openWeatherMap.apiKey = config.weather.openWeatherMap.apiKey
+        #expect(parsed == config)
+    }
+
+    @Test func effectiveRoundTripsTheDefaults() throws {
+        let (parsed, warnings) = try parse(ConfigurationText.effective(Configuration(), environment: [:]))
+        #expect(warnings.isEmpty)
+        #expect(parsed == Configuration())
+        #expect(parsed.weather.openWeatherMap.apiKey == nil)
+    }
+
+    @Test func effectiveRoundTripsAwkwardValues() throws {
+        var config = Configuration()
+        config.location.fixed = FixedPlace(coordinate: Coordinate(latitude: -33.856_784, longitude: 151.215_297),
+                                           name: "Café \"Opera\" \\ Sydney\tBar\u{1}",
+                                           accuracy: 12.5, altitude: -3)
+        config.location.sources = []
+        config.weather.provider = .openWeatherMap
+        config.weather.units = .standard
+        config.weather.timeout = 2.5
+        config.weather.openMeteo.baseURL = "http://127.0.0.1:9999/path"
+        let (parsed, warnings) = try parse(ConfigurationText.effective(config, environment: [:]))
+        #expect(warnings.isEmpty)
+        #expect(parsed == config)
+    }
+}
