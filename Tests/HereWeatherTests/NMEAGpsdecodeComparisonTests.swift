@@ -11,8 +11,9 @@ import Testing
 /// - gpsd reports an epoch when it sees the sentence it has learned ends the receiver's
 ///   cycle, so it says nothing about a log's first epoch, while it is learning that. We
 ///   report every epoch; the first may be valid without a gpsd report.
-/// - Before a log gives a date (RMC/ZDA), gpsd's TPVs carry no time and cannot be matched;
-///   we date those epochs with the date we are given.
+/// - Some of gpsd's TPVs carry no time: before a log gives a date (RMC/ZDA), and for the
+///   first fix after a run of no-fix epochs (cold-start.nmea, 14:05:20). Those are matched
+///   by position only; we date such epochs with the date we are given or the log's last.
 struct NMEAGpsdecodeComparisonTests {
     static let gpsdecode = "/usr/bin/gpsdecode"
 
@@ -29,8 +30,9 @@ struct NMEAGpsdecodeComparisonTests {
         return names.filter { $0.hasSuffix(".nmea") }.sorted()
     }
 
-    /// gpsdecode's TPV reports that carry a time, by that time (ISO 8601, milliseconds).
-    static func gpsdReports(for url: URL) throws -> [String: Report] {
+    /// gpsdecode's TPV reports that carry a time, by that time (ISO 8601, milliseconds), and
+    /// those with mode >= 2 that carry none.
+    static func gpsdReports(for url: URL) throws -> (timed: [String: Report], untimed: [Report]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gpsdecode)
         process.arguments = ["-j"]
@@ -42,14 +44,20 @@ struct NMEAGpsdecodeComparisonTests {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         var reports: [String: Report] = [:]
+        var untimed: [Report] = []
         for line in output.split(separator: UInt8(ascii: "\n")) {
             // gpsd 3.22 prints malformed JSON for some ATT reports; those are not TPVs.
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  object["class"] as? String == "TPV", let time = object["time"] as? String else { continue }
-            reports[time] = Report(mode: object["mode"] as? Int ?? 0,
-                                   latitude: object["lat"] as? Double, longitude: object["lon"] as? Double)
+                  object["class"] as? String == "TPV" else { continue }
+            let report = Report(mode: object["mode"] as? Int ?? 0,
+                                latitude: object["lat"] as? Double, longitude: object["lon"] as? Double)
+            if let time = object["time"] as? String {
+                reports[time] = report
+            } else if report.mode >= 2 {
+                untimed.append(report)
+            }
         }
-        return reports
+        return (reports, untimed)
     }
 
     /// Our fixes for the log, by time in gpsd's format.
@@ -83,7 +91,7 @@ struct NMEAGpsdecodeComparisonTests {
     @Test(arguments: fixtureNames)
     func validFixesMatchGpsdecode(_ name: String) throws {
         let url = Fixtures.url("nmea/\(name)")
-        let reports = try Self.gpsdReports(for: url)
+        let (reports, untimed) = try Self.gpsdReports(for: url)
         let fixes = try Self.ourFixes(for: url)
         var compared = 0
         for (time, report) in reports.sorted(by: { $0.key < $1.key }) {
@@ -105,8 +113,17 @@ struct NMEAGpsdecodeComparisonTests {
                 #expect(!fix.isValid, "\(name) \(time): gpsd reports no fix, ours is valid")
             }
         }
-        // Our valid fixes that gpsd did not report at all: only the log's first epoch may be one.
-        let unreported = fixes.filter { $0.value.isValid && reports[$0.key] == nil }.map(\.key).sorted()
+        // Our valid fixes that gpsd did not report with a time: only the log's first epoch, or
+        // one whose position gpsd reported without a time.
+        func reportedWithoutTime(_ fix: NMEAFix) -> Bool {
+            guard let coordinate = fix.coordinate else { return false }
+            return untimed.contains { report in
+                guard let latitude = report.latitude, let longitude = report.longitude else { return false }
+                return abs(latitude - coordinate.latitude) < 1e-7 && abs(longitude - coordinate.longitude) < 1e-7
+            }
+        }
+        let unreported = fixes.filter { $0.value.isValid && reports[$0.key] == nil && !reportedWithoutTime($0.value) }
+            .map(\.key).sorted()
         let firstEpoch = fixes.keys.min()
         #expect(unreported.isEmpty || unreported == [firstEpoch].compactMap { $0 },
                 "\(name): valid fixes gpsd never reported: \(unreported)")
