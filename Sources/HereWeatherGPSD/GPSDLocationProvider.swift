@@ -93,7 +93,7 @@ final class GPSDSession: @unchecked Sendable {
             guard let fix = location(from: update) else { continue }
             if let answer = selector.consider(fix, now: Date()) { return .success(answer) }
         }
-        if let answer = selector.answerAtDeadline() { return .success(answer) }
+        if let answer = selector.answerAtDeadline(now: Date()) { return .success(answer) }
         return .failure(LocationError.noFix(source: "GPS", seconds: request.timeoutSeconds, seen: seen(selector)))
     }
 

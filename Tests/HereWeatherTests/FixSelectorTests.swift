@@ -38,7 +38,7 @@ import Testing
         _ = selector.consider(fix(accuracy: 25, latitude: 2), now: now)
         _ = selector.consider(fix(accuracy: nil, latitude: 3), now: now)
         _ = selector.consider(fix(accuracy: 40, latitude: 4), now: now)
-        let answer = selector.answerAtDeadline()
+        let answer = selector.answerAtDeadline(now: now)
         #expect(answer?.coordinate.latitude == 2)
         #expect(answer?.meetsDesiredAccuracy == false)
     }
@@ -48,7 +48,7 @@ import Testing
         for (index, accuracy) in [30.0, 4, 12, 4.5].enumerated() {
             #expect(selector.consider(fix(accuracy: accuracy, latitude: Double(index)), now: now) == nil)
         }
-        let answer = selector.answerAtDeadline()
+        let answer = selector.answerAtDeadline(now: now)
         #expect(answer?.coordinate.latitude == 1)
         #expect(answer?.meetsDesiredAccuracy == true)
     }
@@ -57,8 +57,15 @@ import Testing
         var selector = selector(.any, maxAge: .seconds(300))
         #expect(selector.consider(fix(accuracy: 5, age: 301), now: now) == nil)
         #expect(selector.staleFixesSeen == 1)
-        #expect(selector.answerAtDeadline() == nil, "a stale fix is not even a fallback")
+        #expect(selector.answerAtDeadline(now: now) == nil, "a stale fix is not even a fallback")
         #expect(selector.consider(fix(accuracy: 5, age: 299), now: now) != nil)
+    }
+
+    @Test func theBestFixMustStillBeFreshAtTheDeadline() {
+        var selector = selector(.within(metres: 10), maxAge: .seconds(300))
+        _ = selector.consider(fix(accuracy: 50, age: 0), now: now)
+        #expect(selector.answerAtDeadline(now: now.addingTimeInterval(200)) != nil)
+        #expect(selector.answerAtDeadline(now: now.addingTimeInterval(301)) == nil)
     }
 
     @Test func maxAgeOffAcceptsAnyAge() {

@@ -27,12 +27,9 @@ public struct FixSelector: Sendable {
     public mutating func consider(_ fix: Location, now: Date) -> Location? {
         guard fix.coordinate.isValid else { return nil }
         fixesSeen += 1
-        if let maxAge = request.maxAge {
-            let age = now.timeIntervalSince(fix.timestamp)
-            if age > Double(maxAge.components.seconds) + Double(maxAge.components.attoseconds) / 1e18 {
-                staleFixesSeen += 1
-                return nil
-            }
+        guard isFresh(fix, at: now) else {
+            staleFixesSeen += 1
+            return nil
         }
         if request.desiredAccuracy.isMet(by: fix.horizontalAccuracy) {
             var answer = fix
@@ -43,11 +40,19 @@ public struct FixSelector: Sendable {
         return nil
     }
 
-    /// The answer when the deadline passes or the input ends: the best fix seen, if any.
-    public func answerAtDeadline() -> Location? {
-        guard var answer = best else { return nil }
+    /// The answer when the deadline passes or the input ends at `now`: the best fix seen, if
+    /// it has not grown older than max age meanwhile.
+    public func answerAtDeadline(now: Date) -> Location? {
+        guard var answer = best, isFresh(answer, at: now) else { return nil }
         answer.meetsDesiredAccuracy = request.desiredAccuracy == .best && answer.horizontalAccuracy != nil
         return answer
+    }
+
+    /// Whether `fix` is no older than max age at `now`.
+    func isFresh(_ fix: Location, at now: Date) -> Bool {
+        guard let maxAge = request.maxAge else { return true }
+        let limit = Double(maxAge.components.seconds) + Double(maxAge.components.attoseconds) / 1e18
+        return now.timeIntervalSince(fix.timestamp) <= limit
     }
 
     /// Smaller known accuracy wins; unknown loses to known; ties go to the newer fix.

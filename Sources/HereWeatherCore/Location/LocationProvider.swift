@@ -46,7 +46,7 @@ public enum LocationError: UserFacingError, Equatable {
         case .gpsdClosed(let address):
             return "gpsd on \(address) closed the connection before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and try again."
         case .noFix(let source, let seconds, let seen):
-            return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). Try outdoors or with a clear view of the sky, a longer --timeout, or another source."
+            return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
         case .nmeaUnreadable(let path, let reason):
             return "Cannot read NMEA from \(path): \(reason)."
         }

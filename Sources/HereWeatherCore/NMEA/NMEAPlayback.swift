@@ -25,6 +25,8 @@ struct NMEAPlayback {
     let speed: ReplaySpeed
     private(set) var firstTime: Date?
     private(set) var previousTime: Date?
+    /// The replay clock: the time of the latest epoch read.
+    private(set) var now: Date?
     private(set) var epochs = 0
     private(set) var satellitesInView: Int?
     private(set) var satellitesUsed: Int?
@@ -44,6 +46,7 @@ struct NMEAPlayback {
     /// Takes the next epoch of the log.
     mutating func take(_ fix: NMEAFix) -> Step {
         epochs += 1
+        now = fix.time
         if let inView = fix.satellitesInView { satellitesInView = inView }
         if let used = fix.satellitesUsed { satellitesUsed = used }
         let start = firstTime ?? fix.time
@@ -66,7 +69,7 @@ struct NMEAPlayback {
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.
     func answerAtEnd() -> Location? {
-        selector.answerAtDeadline()
+        now.flatMap { selector.answerAtDeadline(now: $0) }
     }
 
     /// "9 satellites seen, 0 used" for a failure message.
