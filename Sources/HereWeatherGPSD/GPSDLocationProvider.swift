@@ -14,6 +14,11 @@ import Synchronization
 /// Asks gpsd for one fix through libgps: connect, watch, read until a fix qualifies or the
 /// deadline, stop watching, close. One shot; nothing stays running.
 ///
+/// Accuracy comes from gpsd's `eph` (else `epx`/`epy`, else HDOP, marked as an estimate).
+/// gpsd 3.22 derives `eph` from the DOPs even when the receiver sends GST, so a fix that
+/// does not meet the desired accuracy waits for its epoch's GST report, whose latitude and
+/// longitude sigmas give the receiver's own estimate, before it is judged.
+///
 /// Fails fast when gpsd is not running (connection refused) or reports no receiver, and
 /// never waits past the request's deadline: reads wait in slices of at most 100 ms.
 public struct GPSDLocationProvider: LocationProvider {
@@ -72,6 +77,8 @@ final class GPSDSession: @unchecked Sendable {
         guard hw_gps_watch(&data, true) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
 
         var selector = FixSelector(request: request)
+        // A fix not yet meeting the desired accuracy, waiting for its epoch's GST report.
+        var pending: Location?
         while !cancelled.load(ordering: .relaxed) {
             let remaining = ContinuousClock.now.duration(to: request.deadline)
             guard remaining > .zero else { break }
@@ -89,10 +96,27 @@ final class GPSDSession: @unchecked Sendable {
                 satellitesVisible = Int(update.satellites_visible)
                 satellitesUsed = Int(update.satellites_used)
             }
+            if update.has_gst, var fix = pending, abs(update.gst_time - fix.timestamp.timeIntervalSince1970) < 0.01,
+               update.gst_lat_sigma.isFinite, update.gst_lon_sigma.isFinite {
+                fix.horizontalAccuracy = (update.gst_lat_sigma * update.gst_lat_sigma
+                                          + update.gst_lon_sigma * update.gst_lon_sigma).squareRoot()
+                fix.accuracyIsEstimate = false
+                pending = nil
+                if let answer = selector.consider(fix, now: Date()) { return .success(answer) }
+            }
             guard update.has_fix else { continue }
+            if let waiting = pending {
+                pending = nil
+                if let answer = selector.consider(waiting, now: Date()) { return .success(answer) }
+            }
             guard let fix = location(from: update) else { continue }
-            if let answer = selector.consider(fix, now: Date()) { return .success(answer) }
+            if request.desiredAccuracy.isMet(by: fix.horizontalAccuracy) || request.desiredAccuracy == .any {
+                if let answer = selector.consider(fix, now: Date()) { return .success(answer) }
+            } else {
+                pending = fix
+            }
         }
+        if let waiting = pending, let answer = selector.consider(waiting, now: Date()) { return .success(answer) }
         if let answer = selector.answerAtDeadline(now: Date()) { return .success(answer) }
         return .failure(LocationError.noFix(source: "GPS", seconds: request.timeoutSeconds, seen: seen(selector)))
     }

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+import HereWeatherGPSD
+
+/// The gpsd source against the real gpsd, fed the fixture logs through `GPSDHarness`.
+@Suite(.serialized) struct GPSDLocationProviderTests {
+    func request(_ accuracy: DesiredAccuracy = .any, seconds: Int = 20, maxAge: Duration? = nil) -> LocationRequest {
+        LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(seconds), maxAge: maxAge)
+    }
+
+    /// Runs the provider and a reference client side by side on one gpsd fed `log`; returns the
+    /// provider's answer (or error) and gpsd's TPV reports as the reference client saw them.
+    func runBesideReference(_ log: String, request: LocationRequest) async throws
+        -> (Result<Location, Error>, [[String: Any]]) {
+        let (answer, reports, _) = try await observe(log, request: request)
+        return (answer, reports)
+    }
+
+    /// The provider's answer, and the TPV and GST reports a reference client saw.
+    func observe(_ log: String, request: LocationRequest) async throws
+        -> (Result<Location, Error>, [[String: Any]], [[String: Any]]) {
+        let harness = try GPSDHarness()
+        defer { harness.stop() }
+        let reference = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
+        try reference.send("?WATCH={\"enable\":true,\"json\":true};\n", deadline: .now + .seconds(5))
+        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
+        let task = Task { try await provider.requestLocation(request) }
+        // Both must watch before a sentence is written, so both see the whole log.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while harness.watchingClients.count < 2 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(harness.watchingClients.count == 2, "both clients watch")
+        harness.feed(Fixtures.url("nmea/\(log)"), waitForWatcher: false)
+        let answer = await task.result
+        harness.waitUntilFed()
+        var reports: [[String: Any]] = []
+        var gsts: [[String: Any]] = []
+        while let object = try? reference.readObject(deadline: .now + .milliseconds(300)) {
+            if object["class"] as? String == "TPV" { reports.append(object) }
+            if object["class"] as? String == "GST" { gsts.append(object) }
+        }
+        return (answer, reports, gsts)
+    }
+
+    @Test(arguments: ["drive.nmea", "multi-constellation.nmea", "10hz.nmea", "southern-eastern.nmea",
+                      "southern-western.nmea", "hdop-only.nmea", "simulated.nmea", "cold-start.nmea"])
+    func answerEqualsGPSDsOwnFirstFix(log: String) async throws {
+        let (answer, reports) = try await runBesideReference(log, request: request(.any))
+        let fix = try answer.get()
+        let first = try #require(reports.first { ($0["mode"] as? Int ?? 0) >= 2 && $0["lat"] != nil })
+        #expect(fix.coordinate.latitude == first["lat"] as? Double)
+        #expect(fix.coordinate.longitude == first["lon"] as? Double)
+        #expect(fix.mode == first["mode"] as? Int)
+        #expect(fix.simulated == ((first["status"] as? Int) == 8))
+        #expect(fix.source == .gpsd)
+        #expect(fix.meetsDesiredAccuracy)
+        if log == "cold-start.nmea" {
+            // The 20 void epochs carry a stale Orlando position: never an answer.
+            #expect(abs(fix.coordinate.latitude - 27.95) < 0.01)
+            #expect(fix.mode == 2)
+        }
+        if log == "simulated.nmea" { #expect(fix.simulated) }
+    }
+
+    @Test func tenMetresWaitsForTheReceiversGSTEstimate() async throws {
+        // gpsd's eph for these fixes is DOP-based (about 19 m); the receiver's GST sigmas shrink
+        // below 10 m during the log. The answer is gpsd's first fix whose same-epoch GST report
+        // puts the error within 10 m.
+        let (answer, reports, gsts) = try await observe("cold-start.nmea", request: request(.within(metres: 10)))
+        let fix = try answer.get()
+        let sigma = try #require(gsts.first { gst in
+            guard let lat = gst["lat"] as? Double, let lon = gst["lon"] as? Double else { return false }
+            return (lat * lat + lon * lon).squareRoot() <= 10
+        })
+        let first = try #require(reports.first { $0["time"] as? String == sigma["time"] as? String && ($0["mode"] as? Int ?? 0) >= 2 })
+        #expect(fix.coordinate.latitude == first["lat"] as? Double)
+        #expect(fix.coordinate.longitude == first["lon"] as? Double)
+        let lat = try #require(sigma["lat"] as? Double), lon = try #require(sigma["lon"] as? Double)
+        #expect(abs((fix.horizontalAccuracy ?? 0) - (lat * lat + lon * lon).squareRoot()) < 1e-6)
+        #expect(!fix.accuracyIsEstimate)
+        #expect(fix.meetsDesiredAccuracy)
+        #expect(fix.mode == 3)
+    }
+
+
+    @Test func oldFixesAreIgnoredByMaxAge() async throws {
+        // drive.nmea is dated 2026-11-21/22 around midnight UTC: hours old by any clock running this test.
+        let (answer, _) = try await runBesideReference("drive.nmea", request: request(.any, seconds: 3, maxAge: .seconds(300)))
+        #expect(throws: LocationError.self) { try answer.get() }
+        if case .failure(let error as LocationError) = answer {
+            #expect(error.message.contains("older than the max age"))
+        }
+    }
+
+    @Test func gpsdNotRunningFailsFastAndSaysHowToStartIt() async throws {
+        let harness = try GPSDHarness(device: false)
+        let port = harness.port
+        harness.stop()
+        let started = ContinuousClock.now
+        do {
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(port)).requestLocation(request(seconds: 30))
+            Issue.record("expected an error")
+        } catch let error as LocationError {
+            #expect(error == .gpsdNotRunning(address: "127.0.0.1:\(port)"))
+            #expect(error.message.contains("systemctl start gpsd"))
+            #expect(error.exitStatus == .noLocation)
+        }
+        // It must not have waited for the 30 s deadline (a generous bound, not a timing check).
+        #expect(ContinuousClock.now - started < .seconds(25))
+    }
+
+    @Test func gpsdWithoutAReceiverFailsFast() async throws {
+        let harness = try GPSDHarness(device: false)
+        defer { harness.stop() }
+        do {
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port)).requestLocation(request(seconds: 30))
+            Issue.record("expected an error")
+        } catch let error as LocationError {
+            #expect(error == .gpsdNoReceiver(address: "127.0.0.1:\(harness.port)"))
+        }
+    }
+
+    @Test func aReceiverThatNeverFixesFailsAtTheDeadlineSayingWhatItSaw() async throws {
+        let (answer, _) = try await runBesideReference("no-fix.nmea", request: request(.any, seconds: 3))
+        guard case .failure(let error as LocationError) = answer else {
+            Issue.record("expected no fix, got \(answer)")
+            return
+        }
+        guard case .noFix(let source, _, let seen) = error else { Issue.record("wrong error \(error)"); return }
+        #expect(source == "GPS")
+        #expect(seen.contains("receiver on /dev/pts/"))
+        #expect(seen.contains("9 satellites seen, 0 used"))
+    }
+
+    @Test func gpsdClosingMidRequestEndsTheRequest() async throws {
+        let harness = try GPSDHarness()
+        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
+        let task = Task { try await provider.requestLocation(request(.any, seconds: 60)) }
+        #expect(harness.waitForWatcher(timeout: .seconds(15)))
+        harness.stop()
+        do {
+            _ = try await task.value
+            Issue.record("expected an error")
+        } catch let error as LocationError {
+            #expect(error == .gpsdClosed(address: "127.0.0.1:\(harness.port)"))
+        }
+    }
+
+    @Test func whereCommandReadsGPSDFromTheConfig() throws {
+        let harness = try GPSDHarness()
+        defer { harness.stop() }
+        let runner = try CommandRunner()
+        try runner.writeConfig("""
+            version = 1
+            [location]
+            sources = ["gpsd", "fixed"]
+            accuracy = "any"
+            max_age = "off"
+            [location.gpsd]
+            host = "127.0.0.1"
+            port = \(harness.port)
+            """)
+        harness.feed(Fixtures.url("nmea/simulated.nmea"))
+        let result = try runner.run(["where", "--json", "--timeout", "20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let location = try #require(result.json?["location"] as? [String: Any])
+        #expect(location["source"] as? String == "gpsd")
+        #expect(location["simulated"] as? Bool == true)
+        #expect((location["mode"] as? Int ?? 0) >= 2)
+        #expect(location["meets_accuracy"] as? Bool == true)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `here-weather where` and the location options, run as a user runs them.
+@Suite struct WhereCommandTests {
+    func log(_ name: String) -> String { Fixtures.url("nmea/\(name)").path }
+
+    @Test func textLooksLikeWhereAmI() throws {
+        let result = try CommandRunner().run(["where", "--replay", log("hdop-only.nmea")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Latitude:  39.739236°"))
+        #expect(lines.contains("Longitude: -104.990246°"))
+        #expect(lines.contains { $0.hasPrefix("Accuracy:") && $0.contains("(estimated from HDOP)") })
+        #expect(lines.contains { $0.hasPrefix("Altitude:  1609.") })
+        #expect(lines.contains("Source:    NMEA replay, 3D fix"))
+        #expect(lines.contains("Time:      2026-11-22T18:40:00Z"))
+        #expect(lines.contains { $0.hasPrefix("Age:") })
+    }
+
+    @Test func jsonHasTheMainKeysPlusModeAndSimulated() throws {
+        let result = try CommandRunner().run(["where", "--json", "--replay", log("simulated.nmea")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let location = try #require(result.json?["location"] as? [String: Any])
+        for key in ["latitude", "longitude", "accuracy_m", "source", "timestamp", "name", "altitude_m",
+                    "meets_accuracy", "mode", "simulated"] {
+            #expect(location[key] != nil, "missing \(key)")
+        }
+        #expect(location["source"] as? String == "nmea")
+        #expect(location["mode"] as? Int == 3)
+        #expect(location["simulated"] as? Bool == true)
+        #expect(location["timestamp"] as? String == "2026-11-22T17:00:00+00:00")
+    }
+
+    @Test func accuracyBestReadsTheWholeLog() throws {
+        let result = try CommandRunner().run(["where", "--json", "--replay", log("cold-start.nmea"),
+                                              "--accuracy", "best", "--timeout", "3600"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let location = try #require(result.json?["location"] as? [String: Any])
+        #expect(location["timestamp"] as? String == "2026-11-22T14:06:02+00:00")
+        #expect(location["accuracy_estimated"] as? Bool == false)
+    }
+
+    @Test func anUnmetAccuracyIsMarked() throws {
+        let result = try CommandRunner().run(["where", "--json", "--replay", log("drive.nmea"), "--accuracy", "1m"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let location = try #require(result.json?["location"] as? [String: Any])
+        #expect(location["meets_accuracy"] as? Bool == false)
+        let text = try CommandRunner().run(["where", "--replay", log("drive.nmea"), "--accuracy", "1m"])
+        #expect(text.stdout.contains("does not meet the desired accuracy"))
+    }
+
+    @Test func noFixIsExit75SayingWhatWasSeen() throws {
+        let result = try CommandRunner().run(["where", "--replay", log("no-fix.nmea"), "--timeout", "5"])
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("No NMEA fix within 5 s"))
+        #expect(result.stderr.contains("9 satellites seen, 0 used"))
+    }
+
+    @Test func configuredNMEASourceAndRequestKeys() throws {
+        let runner = try CommandRunner()
+        try runner.writeConfig("""
+            version = 1
+            [location]
+            sources = ["nmea"]
+            accuracy = "10m"
+            timeout = 120
+            max_age = "off"
+            [location.nmea]
+            path = "\(log("cold-start.nmea"))"
+            """)
+        let result = try runner.run(["where", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let location = try #require(result.json?["location"] as? [String: Any])
+        #expect((location["accuracy_m"] as? Double ?? 99) <= 10)
+        // The command line wins over the config.
+        let any = try runner.run(["where", "--json", "--accuracy", "any"])
+        #expect((any.json?["location"] as? [String: Any])?["timestamp"] as? String == "2026-11-22T14:05:20+00:00")
+    }
+
+    @Test func theReportPlaysALogWithARecordedWeather() throws {
+        let result = try CommandRunner().run(["--replay", log("southern-eastern.nmea"), "--weather-replay",
+                                              Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("33.8688°S, 151.2093°E (NMEA replay, ±5 m)"))
+        #expect(result.stdout.contains("Slight rain showers"))
+    }
+
+    @Test(arguments: [
+        (["where", "--accuracy", "fine"], "--accuracy must be"),
+        (["where", "--timeout", "0"], "--timeout must be"),
+        (["where", "--max-age", "soon"], "--max-age must be"),
+        (["where", "--replay-speed", "2"], "--replay-speed goes with --replay"),
+        (["where", "--replay", "x.nmea", "--replay-speed", "fast"], "--replay-speed must be"),
+        (["where", "--replay", "x.nmea", "--lat", "1", "--lon", "2"], "use one"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let result = try CommandRunner().run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func missingLogIsExit66() throws {
+        let result = try CommandRunner().run(["where", "--replay", "/nonexistent/drive.nmea"])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("/nonexistent/drive.nmea"))
+    }
+
+    @Test(arguments: [
+        ("[location]\naccuracy = \"fine\"", "location.accuracy"),
+        ("[location]\nmax_age = \"never\"", "location.max_age"),
+        ("[location]\ntimeout = 0", "location.timeout"),
+        ("[location.gpsd]\nport = 70000", "location.gpsd.port"),
+        ("[location.nmea]\nspeed = \"warp\"", "location.nmea.speed"),
+        ("[location]\nsources = [\"gps\"]", "location.sources"),
+    ])
+    func badLocationConfigIsExit78(body: String, key: String) throws {
+        let runner = try CommandRunner()
+        try runner.writeConfig("version = 1\n" + body + "\n")
+        let result = try runner.run(["where"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains(key), "\(result.stderr)")
+    }
+}
