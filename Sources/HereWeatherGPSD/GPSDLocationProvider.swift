@@ -1,5 +1,4 @@
 import CGPS
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -37,9 +36,7 @@ public struct GPSDLocationProvider: LocationProvider {
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let session = GPSDSession(host: host, port: port, address: address, request: request)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(with: session.run()) }
-            }
+            try await BlockingCall.run { session.run() }
         } onCancel: {
             session.cancel()
         }

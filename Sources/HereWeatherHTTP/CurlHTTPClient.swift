@@ -1,5 +1,4 @@
 import CCurl
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,7 +10,7 @@ import Glibc
 import HereWeatherCore
 import Synchronization
 
-/// The HTTP client: libcurl's easy interface, one blocking transfer on a Dispatch thread.
+/// The HTTP client: libcurl's easy interface, one blocking transfer on a thread of its own.
 ///
 /// libcurl starts as fast as the `curl` command and honours the request's deadline for the
 /// whole exchange (name lookup, connect, TLS, body). Cancelling the task aborts the
@@ -29,9 +28,7 @@ public struct CurlHTTPClient: HTTPClient {
         _ = Self.globalInit
         let transfer = CurlTransfer(request: request)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(with: transfer.perform()) }
-            }
+            try await BlockingCall.run { transfer.perform() }
         } onCancel: {
             transfer.cancel()
         }

@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -27,11 +26,7 @@ public struct NMEAReplayLocationProvider: LocationProvider {
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let (path, speed) = (self.path, self.speed)
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.replay(path: path, speed: speed, request: request) })
-            }
-        }
+        return try await BlockingCall.run { Result { try Self.replay(path: path, speed: speed, request: request) } }
     }
 
     static func replay(path: String, speed: ReplaySpeed, request: LocationRequest) throws -> Location {

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs blocking C calls (libcurl transfers, libgps reads, file reads) on a thread of their
+/// own, so they never hold one of the few threads Dispatch and Swift concurrency share.
+///
+/// On Linux, Dispatch's global queue starts about one thread per core and adds more only
+/// slowly when they block: two blocking transfers on a two-core machine could otherwise
+/// queue behind a gpsd read for seconds.
+public enum BlockingCall {
+    /// Runs `work` on a new detached thread and returns its result.
+    public static func run<T: Sendable>(_ work: @escaping @Sendable () -> Result<T, Error>) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let job = Job { continuation.resume(with: work()) }
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(job).toOpaque()
+            let started = pthread_create(&thread, nil, { context in
+                guard let context else { return nil }
+                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, context)
+            if started == 0 {
+                pthread_detach(thread)
+            } else {
+                // No thread to be had: run here rather than fail.
+                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+            }
+        }
+    }
+
+    private final class Job: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}
