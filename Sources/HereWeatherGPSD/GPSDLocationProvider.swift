@@ -35,11 +35,7 @@ public struct GPSDLocationProvider: LocationProvider {
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let session = GPSDSession(host: host, port: port, address: address, request: request)
-        return try await withTaskCancellationHandler {
-            try await BlockingCall.run { session.run() }
-        } onCancel: {
-            session.cancel()
-        }
+        return try await BlockingCall.run({ session.run() }, onCancel: { session.cancel() })
     }
 }
 

@@ -27,11 +27,7 @@ public struct CurlHTTPClient: HTTPClient {
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         _ = Self.globalInit
         let transfer = CurlTransfer(request: request)
-        return try await withTaskCancellationHandler {
-            try await BlockingCall.run { transfer.perform() }
-        } onCancel: {
-            transfer.cancel()
-        }
+        return try await BlockingCall.run({ transfer.perform() }, onCancel: { transfer.cancel() })
     }
 }
 

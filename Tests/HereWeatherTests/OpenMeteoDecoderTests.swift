@@ -2,20 +2,6 @@ import Foundation
 import Testing
 @testable import HereWeatherCore
 
-/// An HTTP client for providers that must never touch the network (recordings, URLs).
-private struct UnusedHTTPClient: HTTPClient {
-    struct Touched: Error {}
-    func get(_ request: HTTPRequest) async throws -> HTTPResponse { throw Touched() }
-}
-
-/// Whether `value` is present and within `tolerance` of `expected`.
-private func approx(_ value: Double?, _ expected: Double, _ tolerance: Double = 1e-9) -> Bool {
-    guard let value else { return false }
-    return abs(value - expected) <= tolerance
-}
-
-private func instant(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
-
 /// Decodes Open-Meteo bodies from `Fixtures/weather/open-meteo`. Expected values are read from
 /// the fixture files (and the Fixtures README); instants were worked out from the local ISO
 /// times and `utc_offset_seconds` in the bodies.

@@ -2,20 +2,6 @@ import Foundation
 import Testing
 @testable import HereWeatherCore
 
-/// An HTTP client for providers that must never touch the network (recordings, URLs).
-private struct UnusedHTTPClient: HTTPClient {
-    struct Touched: Error {}
-    func get(_ request: HTTPRequest) async throws -> HTTPResponse { throw Touched() }
-}
-
-/// Whether `value` is present and within `tolerance` of `expected`.
-private func approx(_ value: Double?, _ expected: Double, _ tolerance: Double = 1e-9) -> Bool {
-    guard let value else { return false }
-    return abs(value - expected) <= tolerance
-}
-
-private func instant(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
-
 /// A number from a `JSONSerialization` tree (integers included).
 private func number(_ value: Any?) -> Double? {
     if value is NSNull { return nil }

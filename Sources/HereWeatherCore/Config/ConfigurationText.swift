@@ -90,21 +90,8 @@ public enum ConfigurationText {
         value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
-    /// A TOML basic string.
+    /// A TOML basic string (TOML's escapes are JSON's).
     static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20 || control.value == 0x7F:
-                let hex = String(control.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONOutput.string(text).serialized()
     }
 }

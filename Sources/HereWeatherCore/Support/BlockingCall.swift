@@ -9,6 +9,17 @@ import Glibc
 /// slowly when they block: two blocking transfers on a two-core machine could otherwise
 /// queue behind a gpsd read for seconds.
 public enum BlockingCall {
+    /// Runs `work` on a new detached thread and returns its result; cancelling the task calls
+    /// `onCancel` (which should make `work` return early).
+    public static func run<T: Sendable>(_ work: @escaping @Sendable () -> Result<T, Error>,
+                                        onCancel: @escaping @Sendable () -> Void) async throws -> T {
+        try await withTaskCancellationHandler {
+            try await run(work)
+        } onCancel: {
+            onCancel()
+        }
+    }
+
     /// Runs `work` on a new detached thread and returns its result.
     public static func run<T: Sendable>(_ work: @escaping @Sendable () -> Result<T, Error>) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
