@@ -82,7 +82,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
             case "\r": text += "\\r"
             case "\t": text += "\\t"
             case let control where control.value < 0x20 || control.value == 0x7F:
-                let hex = String(control.value, radix: 16, uppercase: true)
+                let hex = String(control.value, radix: 16)
                 text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: text.unicodeScalars.append(scalar)
             }
