@@ -31,7 +31,7 @@ public struct GPSDLocationProvider: LocationProvider {
     }
 
     /// `host:port`, for messages.
-    var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    var address: String { host.contains(where: { $0 == ":" }) ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let session = GPSDSession(host: host, port: port, address: address, request: request)

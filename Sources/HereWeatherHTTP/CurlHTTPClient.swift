@@ -134,7 +134,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// `host[:port]` of a URL, for messages (never the path or query).
     static func host(of url: String) -> String {
         var rest = Substring(url)
-        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+        if let scheme = rest.utf8.firstRange(of: "://".utf8) { rest = rest[scheme.upperBound...] }
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.split(separator: "@").last.map(String.init) ?? String(authority)
         return host.isEmpty ? "the server" : host

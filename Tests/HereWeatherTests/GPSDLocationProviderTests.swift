@@ -45,7 +45,8 @@ import HereWeatherGPSD
     }
 
     @Test(arguments: ["drive.nmea", "multi-constellation.nmea", "10hz.nmea", "southern-eastern.nmea",
-                      "southern-western.nmea", "hdop-only.nmea", "simulated.nmea", "cold-start.nmea"])
+                      "southern-western.nmea", "hdop-only.nmea", "simulated.nmea", "cold-start.nmea",
+                      "fix-lost.nmea", "bad-checksums.nmea"])
     func answerEqualsGPSDsOwnFirstFix(log: String) async throws {
         let (answer, reports) = try await runBesideReference(log, request: request(.any))
         let fix = try answer.get()

@@ -169,7 +169,7 @@ final class ConfigTable {
     func url(_ key: String) throws -> String? {
         guard let text = try string(key) else { return nil }
         let lower = text.lowercased()
-        guard (lower.hasPrefix("https://") || lower.hasPrefix("http://")), text.count > 8, !text.contains(" ") else {
+        guard (lower.hasPrefix("https://") || lower.hasPrefix("http://")), text.count > 8, !text.contains(where: { $0 == " " }) else {
             throw invalid(key, "an http:// or https:// URL", .string(text))
         }
         return text

@@ -67,7 +67,7 @@ public enum ConfigurationLoader {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard number >= 1, number <= lines.count else { return false }
         let line = lines[number - 1].lowercased()
-        return line.contains("key") || line.contains("token") || line.contains("secret")
+        return ["key", "token", "secret"].contains { line.utf8.firstRange(of: $0.utf8) != nil }
     }
 
     private static func readLocation(_ table: ConfigTable, into settings: inout Configuration.LocationSettings) throws {
