@@ -137,6 +137,12 @@ final class ConfigTable {
         return number
     }
 
+    func bool(_ key: String) throws -> Bool? {
+        guard let node = value(key) else { return nil }
+        guard case .bool(let flag) = node else { throw invalid(key, "true or false", node) }
+        return flag
+    }
+
     func integer(_ key: String) throws -> Int? {
         guard let node = value(key) else { return nil }
         guard case .integer(let value) = node else { throw invalid(key, "an integer", node) }

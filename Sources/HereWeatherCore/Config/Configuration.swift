@@ -6,11 +6,14 @@ public struct Configuration: Sendable, Equatable {
     public var version = 1
     public var location = LocationSettings()
     public var weather = WeatherSettings()
+    public var privacy = PrivacySettings()
 
     public init() {}
 
     /// `[location]`.
     public struct LocationSettings: Sendable, Equatable {
+        /// The master switch for automatic sources, like `locationServicesEnabled()`.
+        public var enabled = true
         /// Sources in priority order.
         public var sources: [LocationSource] = [.fixed]
         /// How accurate a fix must be.
@@ -23,6 +26,15 @@ public struct Configuration: Sendable, Equatable {
         public var fixed: FixedPlace?
         public var gpsd = GPSDSettings()
         public var nmea = NMEASettings()
+        public var ip = IPSettings()
+        /// Permissions written in the config (`[location.<source>] permission`), by source.
+        public var permissions: [LocationSource: LocationPermission] = [:]
+    }
+
+    /// `[privacy]`.
+    public struct PrivacySettings: Sendable, Equatable {
+        /// Decimals of the coordinates sent to any web service (2: about 1 km).
+        public var coordinateDecimals = 2
     }
 
     /// `[location.gpsd]`.
@@ -61,7 +73,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.fixed, .gpsd, .nmea]
+    public static let supportedSources: [LocationSource] = [.gpsd, .ip, .nmea, .fixed]
 
     /// The environment variable that holds the OpenWeatherMap key; it wins over the file.
     public static let openWeatherMapKeyVariable = "OPENWEATHERMAP_API_KEY"

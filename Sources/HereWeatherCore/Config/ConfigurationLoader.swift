@@ -58,6 +58,10 @@ public enum ConfigurationLoader {
         if let weather = try root.table("weather") {
             try readWeather(weather, into: &config.weather)
         }
+        if let privacy = try root.table("privacy") {
+            config.privacy.coordinateDecimals = try privacy.number("coordinate_decimals", in: 0...4).map { Int($0) }
+                ?? config.privacy.coordinateDecimals
+        }
         let warnings = root.unknownKeys.map { "warning: unknown key \($0) in \(path) (ignored)" }
         return (config, warnings)
     }
@@ -71,6 +75,7 @@ public enum ConfigurationLoader {
     }
 
     private static func readLocation(_ table: ConfigTable, into settings: inout Configuration.LocationSettings) throws {
+        settings.enabled = try table.bool("enabled") ?? settings.enabled
         if let sources = try table.choices("sources", Configuration.supportedSources) {
             settings.sources = sources
         }
@@ -91,11 +96,16 @@ public enum ConfigurationLoader {
         } else {
             settings.maxAge = try table.number("max_age", in: 1...31_536_000, unit: " seconds, or \"off\"") ?? settings.maxAge
         }
+        if let ip = try table.table("ip") {
+            try readIP(ip, into: &settings)
+        }
         if let gpsd = try table.table("gpsd") {
+            settings.permissions[.gpsd] = try gpsd.choice("permission", LocationPermission.userChoices)
             settings.gpsd.host = try gpsd.string("host") ?? settings.gpsd.host
             settings.gpsd.port = try gpsd.number("port", in: 1...65535).map { Int($0) } ?? settings.gpsd.port
         }
         if let nmea = try table.table("nmea") {
+            settings.permissions[.nmea] = try nmea.choice("permission", LocationPermission.userChoices)
             settings.nmea.path = try nmea.string("path")
             if nmea.isString("speed") {
                 let text = try nmea.string("speed") ?? ""
@@ -109,6 +119,7 @@ public enum ConfigurationLoader {
             }
         }
         if let fixed = try table.table("fixed") {
+            settings.permissions[.fixed] = try fixed.choice("permission", LocationPermission.userChoices)
             let latitude = try fixed.number("latitude", in: -90...90, unit: " degrees")
             let longitude = try fixed.number("longitude", in: -180...180, unit: " degrees")
             let name = try fixed.string("name")
@@ -127,6 +138,18 @@ public enum ConfigurationLoader {
                 throw ConfigError.invalidValue(path: table.path, key: "location.fixed.longitude",
                                                expected: "set along with latitude", found: "missing")
             }
+        }
+    }
+
+    private static func readIP(_ table: ConfigTable, into settings: inout Configuration.LocationSettings) throws {
+        settings.permissions[.ip] = try table.choice("permission", LocationPermission.userChoices)
+        settings.ip.services = try table.choices("services", IPService.allCases) ?? settings.ip.services
+        for service in IPService.allCases {
+            guard let entry = try table.table(service.rawValue) else { continue }
+            settings.ip.settings[service] = IPServiceSettings(
+                service, baseURL: try entry.url("base_url"),
+                token: service == .ipinfo ? try entry.secret("token") : nil,
+                allowPlainHTTP: try entry.bool("allow_plain_http") ?? false)
         }
     }
 

@@ -49,11 +49,13 @@ public struct Location: Sendable, Equatable {
     public var mode: Int?
     /// A simulated fix (gpsd status 8, or an NMEA simulator mode indicator).
     public var simulated: Bool
+    /// The web service that gave the location (IP lookup: "ipinfo"), if any.
+    public var service: String?
 
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
                 source: LocationSource, altitude: Double? = nil, name: String? = nil,
                 accuracyIsEstimate: Bool = false, meetsDesiredAccuracy: Bool = true,
-                mode: Int? = nil, simulated: Bool = false) {
+                mode: Int? = nil, simulated: Bool = false, service: String? = nil) {
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
         self.timestamp = timestamp
@@ -64,5 +66,6 @@ public struct Location: Sendable, Equatable {
         self.meetsDesiredAccuracy = meetsDesiredAccuracy
         self.mode = mode
         self.simulated = simulated
+        self.service = service
     }
 }
