@@ -1,6 +1,7 @@
 import ArgumentParser
 import HereWeatherCore
 import HereWeatherGPSD
+import HereWeatherHTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,8 +35,15 @@ struct LocationOptions: ParsableArguments {
             help: ArgumentHelp("Playback speed: 'max' (default: read as fast as possible) or a factor (1 = recorded pace).", valueName: "N|max"))
     var replaySpeed: String?
 
+    @Option(name: .customLong("source"),
+            help: ArgumentHelp("Use only this location source for this run (gpsd, ip, nmea, fixed); repeatable, in priority order.", valueName: "name"))
+    var sources: [String] = []
+
     @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
     var config: String?
+
+    @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
+    var verbose = false
 
     func validate() throws {
         if (latitude == nil) != (longitude == nil) {
@@ -62,6 +70,12 @@ struct LocationOptions: ParsableArguments {
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
             throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(replaySpeed)\").")
         }
+        for source in sources where !Configuration.supportedSources.contains(where: { $0.rawValue == source }) {
+            throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(source)\").")
+        }
+        if !sources.isEmpty && (replay != nil || latitude != nil) {
+            throw ValidationError("--source chooses among configured sources; --lat/--lon and --replay replace them all.")
+        }
         if replaySpeed != nil && replay == nil {
             throw ValidationError("--replay-speed goes with --replay FILE.")
         }
@@ -83,10 +97,21 @@ struct LocationOptions: ParsableArguments {
         return nil
     }
 
+    /// The HTTP client for web services: libcurl, reporting each request with `--verbose`.
+    func httpClient(secrets: [String]) -> any HTTPClient {
+        guard verbose else { return CurlHTTPClient() }
+        return LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) }
+    }
+
     /// The location provider and request for `loaded`, with these options applied.
-    func locationSetup(_ loaded: ConfigurationLoader.Loaded) -> (any LocationProvider, LocationRequest) {
+    func locationSetup(_ loaded: ConfigurationLoader.Loaded, environment: [String: String]) -> (any LocationProvider, LocationRequest) {
         let settings = loaded.configuration
-        let provider = ProviderFactory.locationProvider(settings, configPath: loaded.path, override: override) {
+        let only = sources.isEmpty ? nil : sources.compactMap(LocationSource.init(rawValue:))
+        let provider = ProviderFactory.locationProvider(
+            settings, configPath: loaded.path, override: override, only: only,
+            memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
+            http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment))
+        ) {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }
         let age: Double?? = maxAge.map { $0 == "off" ? nil : Double($0) }

@@ -53,13 +53,13 @@ struct ReportCommand: AsyncParsableCommand {
             let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
-            let (locationProvider, request) = location.locationSetup(loaded)
+            let (locationProvider, request) = location.locationSetup(loaded, environment: environment)
             let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
             let lookup = WeatherLookup(
                 locationProvider: locationProvider,
                 locationRequest: request,
                 weatherProvider: ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                 http: CurlHTTPClient()),
+                                                                 http: location.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment))),
                 units: units.flatMap(Units.init(rawValue:)) ?? settings.weather.units,
                 weatherTimeout: settings.weather.timeout,
                 recording: try weatherReplay.map(Self.readRecording))

@@ -124,7 +124,7 @@ import Testing
         let replay = Fixtures.url("weather/openweathermap/weather-tampa-metric.json").path
         let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("Tampa, US (command line"))
+        #expect(result.stdout.hasPrefix("Tampa, US (--lat/--lon)"))
     }
 
     // MARK: Errors and exit codes

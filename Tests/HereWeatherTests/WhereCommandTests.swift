@@ -82,7 +82,7 @@ import Testing
         let result = try CommandRunner().run(["--replay", log("southern-eastern.nmea"), "--weather-replay",
                                               Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("33.8688°S, 151.2093°E (NMEA replay, ±5 m)"))
+        #expect(result.stdout.hasPrefix("33.8688°S, 151.2093°E (NMEA log ≈±5 m)"))
         #expect(result.stdout.contains("Slight rain showers"))
     }
 

@@ -8,10 +8,15 @@ public enum LocationOverride: Sendable {
 
 /// Builds the location and weather providers a configuration names.
 public enum ProviderFactory {
-    /// The location source chain in the configured order, or the command line's override.
-    /// `makeGPSD` builds the gpsd provider (it lives outside the core, beside libgps).
+    /// The location source chain in the configured order (or `only`, from `--source`), or the
+    /// command line's override. Explicit input needs no permission and is not remembered;
+    /// configured sources go through `authorizer` and, with `memory`, answer from the last
+    /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
+    /// libgps, outside the core).
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
+        only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
+        memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
     ) -> any LocationProvider {
         switch override {
@@ -22,19 +27,30 @@ public enum ProviderFactory {
         case nil:
             break
         }
-        guard !config.location.sources.isEmpty else { return EmptyLocationProvider(configPath: configPath) }
-        return LocationSourceChain(config.location.sources.map { source -> any LocationProvider in
+        let sources = only ?? config.location.sources
+        guard !sources.isEmpty else { return EmptyLocationProvider(configPath: configPath) }
+        let chain = LocationSourceChain(sources.map { source -> any LocationProvider in
             switch source {
             case .gpsd:
                 return makeGPSD(config.location.gpsd)
             case .nmea:
                 guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
                 return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
-            case .fixed, .commandLine, .ip:
-                // "ip" does not pass config validation in this version.
+            case .ip:
+                return UnavailableIPProvider()
+            case .fixed, .commandLine:
                 return FixedLocationProvider(place: config.location.fixed, source: .fixed, configPath: configPath)
             }
-        })
+        }, authorizer: authorizer)
+        guard let memory else { return chain }
+        return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer)
+    }
+
+    /// Every secret the configuration holds (API keys, tokens), for redaction.
+    public static func secrets(_ config: Configuration, environment: [String: String]) -> [String] {
+        var values = [config.openWeatherMapKey(environment: environment)]
+        values += config.location.ip.settings.values.map(\.token)
+        return values.compactMap { $0 }.filter { !$0.isEmpty }
     }
 
     /// The request the configuration asks for, with command-line values taking precedence.
@@ -52,10 +68,12 @@ public enum ProviderFactory {
                                        environment: [String: String], http: any HTTPClient) -> any WeatherProvider {
         switch kind {
         case .openMeteo:
-            return OpenMeteoWeatherProvider(baseURL: config.weather.openMeteo.baseURL, http: http)
+            return OpenMeteoWeatherProvider(baseURL: config.weather.openMeteo.baseURL, http: http,
+                                            coordinateDecimals: config.privacy.coordinateDecimals)
         case .openWeatherMap:
             return OpenWeatherMapWeatherProvider(baseURL: config.weather.openWeatherMap.baseURL,
-                                                 apiKey: config.openWeatherMapKey(environment: environment), http: http)
+                                                 apiKey: config.openWeatherMapKey(environment: environment), http: http,
+                                                 coordinateDecimals: config.privacy.coordinateDecimals)
         }
     }
 }
@@ -66,6 +84,14 @@ struct MissingNMEAPathProvider: LocationProvider {
     var source: LocationSource { .nmea }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.nmeaUnreadable(path: "(none)", reason: "[location.nmea] path is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
+    }
+}
+
+/// Placeholder for the IP source until it is built: fails with a clear reason.
+struct UnavailableIPProvider: LocationProvider {
+    var source: LocationSource { .ip }
+    func requestLocation(_ request: LocationRequest) async throws -> Location {
+        throw LocationError.allSourcesFailed(["IP lookup is not available in this build"])
     }
 }
 

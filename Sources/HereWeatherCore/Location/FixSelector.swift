@@ -55,6 +55,15 @@ public struct FixSelector: Sendable {
         return now.timeIntervalSince(fix.timestamp) <= limit
     }
 
+    /// Smaller known accuracy wins; unknown loses to known; ties keep `current`.
+    public static func isMoreAccurate(_ candidate: Location, than current: Location) -> Bool {
+        switch (candidate.horizontalAccuracy, current.horizontalAccuracy) {
+        case let (new?, old?): return new < old
+        case (_?, nil): return true
+        default: return false
+        }
+    }
+
     /// Smaller known accuracy wins; unknown loses to known; ties go to the newer fix.
     static func isBetter(_ candidate: Location, than current: Location) -> Bool {
         switch (candidate.horizontalAccuracy, current.horizontalAccuracy) {

@@ -29,6 +29,7 @@ public enum JSONReport {
             ("longitude", .number(location.coordinate.longitude)),
             ("accuracy_m", .number(location.horizontalAccuracy)),
             ("source", .string(location.source.rawValue)),
+            ("service", .string(location.service)),
             ("timestamp", .string(LocalTime.iso8601(location.timestamp, utcOffset: utcOffset))),
             ("name", .string(location.name)),
             ("altitude_m", .number(location.altitude)),

@@ -31,7 +31,9 @@ public struct TextReport: Sendable {
         let current = report.current
         let units = report.units
         var lines: [String] = []
-        let origin = location.source.displayName + ", " + Formatting.accuracy(location.horizontalAccuracy)
+        // A named fixed location is already the place shown: say only how it was had.
+        let origin = location.source == .fixed && location.name?.isEmpty == false
+            ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy) : Provenance.text(location)
         lines.append(style.bold(placeName) + style.dim(" (\(origin))"))
 
         var sky = current.description.isEmpty ? current.condition.rawValue : current.description

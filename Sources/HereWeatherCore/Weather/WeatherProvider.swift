@@ -40,8 +40,9 @@ public protocol WeatherProvider: Sendable {
     func report(fromRecording data: Data, units: Units) throws -> WeatherReport
 }
 
-/// Coordinates sent to weather services are rounded to this many decimals (about 1.1 km).
-public let weatherCoordinateDecimals = 2
+/// Coordinates sent to web services are rounded to this many decimals by default (about
+/// 1.1 km): finer than any weather model's grid, and no finer.
+public let defaultCoordinateDecimals = 2
 
 /// Why no weather report could be had.
 public enum WeatherError: UserFacingError {

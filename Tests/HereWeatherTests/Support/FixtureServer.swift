@@ -98,18 +98,24 @@ final class FixtureServer: @unchecked Sendable {
         stopped = true
         lock.unlock()
         if !wasStopped {
+            // Only shut down: the accept loop closes the descriptor once it has left accept(),
+            // so its number cannot be reused by another test's socket while the loop still uses it.
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
         }
     }
 
     deinit { stop() }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !isStopped {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if isStopped {
+                close(client)
                 return
             }
             let thread = Thread { [self] in serve(client) }

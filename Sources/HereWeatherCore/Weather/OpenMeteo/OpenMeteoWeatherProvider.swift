@@ -8,6 +8,8 @@ import Foundation
 public struct OpenMeteoWeatherProvider: WeatherProvider {
     public var kind: WeatherProviderKind { .openMeteo }
     public let baseURL: String
+    /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
+    public let coordinateDecimals: Int
     private let http: any HTTPClient
 
     static let currentVariables = [
@@ -24,14 +26,15 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
         "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
     ]
 
-    public init(baseURL: String, http: any HTTPClient) {
+    public init(baseURL: String, http: any HTTPClient, coordinateDecimals: Int = defaultCoordinateDecimals) {
         self.baseURL = baseURL
         self.http = http
+        self.coordinateDecimals = coordinateDecimals
     }
 
     /// The request URL for `coordinate` in `units` (coordinates rounded to 2 decimals).
     public func requestURL(for coordinate: Coordinate, units: Units) -> String {
-        let point = coordinate.rounded(toDecimals: weatherCoordinateDecimals)
+        let point = coordinate.rounded(toDecimals: coordinateDecimals)
         var parameters = [
             ("latitude", JSONOutput.format(point.latitude)),
             ("longitude", JSONOutput.format(point.longitude)),

@@ -9,6 +9,8 @@ import Foundation
 public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     public var kind: WeatherProviderKind { .openWeatherMap }
     public let baseURL: String
+    /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
+    public let coordinateDecimals: Int
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -16,15 +18,17 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     public static let howToSetKey =
         "set api_key under [weather.openweathermap] in the config file, or the OPENWEATHERMAP_API_KEY environment variable"
 
-    public init(baseURL: String, apiKey: String?, http: any HTTPClient) {
+    public init(baseURL: String, apiKey: String?, http: any HTTPClient,
+                coordinateDecimals: Int = defaultCoordinateDecimals) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
+        self.coordinateDecimals = coordinateDecimals
     }
 
     /// The URL of `endpoint` ("weather" or "forecast") for `coordinate`, with the key.
     public func requestURL(_ endpoint: String, for coordinate: Coordinate, units: Units, key: String) -> String {
-        let point = coordinate.rounded(toDecimals: weatherCoordinateDecimals)
+        let point = coordinate.rounded(toDecimals: coordinateDecimals)
         return URLText.join(baseURL, path: "/data/2.5/\(endpoint)", query: [
             ("lat", JSONOutput.format(point.latitude)),
             ("lon", JSONOutput.format(point.longitude)),

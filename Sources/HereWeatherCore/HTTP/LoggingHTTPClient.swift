@@ -1,0 +1,58 @@
+/// An HTTP client that reports each request exactly as sent, with secrets redacted, and
+/// how it ended: what `--verbose` prints.
+public struct LoggingHTTPClient: HTTPClient {
+    public let base: any HTTPClient
+    /// Values never to show (API keys, tokens), besides the query parameters that hold keys.
+    public let secrets: [String]
+    public let log: @Sendable (String) -> Void
+
+    /// Query parameters whose values are always redacted.
+    static let secretParameters: Set<String> = ["appid", "token", "key", "api_key", "apikey", "access_key"]
+
+    public init(base: any HTTPClient, secrets: [String], log: @escaping @Sendable (String) -> Void) {
+        self.base = base
+        self.secrets = secrets.filter { !$0.isEmpty }
+        self.log = log
+    }
+
+    public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        log("GET \(redact(request.url))")
+        for header in request.headers {
+            let secret = header.name.lowercased() == "authorization"
+            log("  \(header.name): \(secret ? "[redacted]" : redact(header.value))")
+        }
+        let started = ContinuousClock.now
+        do {
+            let response = try await base.get(request)
+            log("  -> HTTP \(response.status), \(response.body.count) bytes, \(milliseconds(since: started)) ms")
+            return response
+        } catch let error as HTTPError {
+            log("  -> failed after \(milliseconds(since: started)) ms: \(error.summary)")
+            throw error
+        }
+    }
+
+    /// `url` with secret query values and every known secret replaced by `[redacted]`.
+    public func redact(_ url: String) -> String {
+        var text = url
+        if let question = text.firstIndex(of: "?") {
+            let query = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+            let cleaned = query.map { item -> String in
+                let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, Self.secretParameters.contains(parts[0].lowercased()) else { return String(item) }
+                return "\(parts[0])=[redacted]"
+            }
+            text = String(text[...question]) + cleaned.joined(separator: "&")
+        }
+        for secret in secrets {
+            text = text.replacing(secret, with: "[redacted]")
+            text = text.replacing(URLText.encode(secret), with: "[redacted]")
+        }
+        return text
+    }
+
+    private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    }
+}

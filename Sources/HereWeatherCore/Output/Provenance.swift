@@ -1,0 +1,35 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where a location came from, in words: "GPS ±8 m, 12 s ago", "IP lookup via ipinfo.io
+/// ≈ city, ±25 km", "fixed: Tampa".
+public enum Provenance {
+    public static func text(_ location: Location, now: Date = Date()) -> String {
+        var text: String
+        switch location.source {
+        case .gpsd:
+            text = "GPS \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
+            if location.simulated { text += ", simulated" }
+        case .nmea:
+            text = "NMEA log \(accuracy(location))"
+            if location.simulated { text += ", simulated" }
+        case .ip:
+            text = "IP lookup via \(location.service ?? "a web service") ≈ city, \(accuracy(location))"
+        case .fixed:
+            text = "fixed: " + (location.name ?? Formatting.coordinate(location.coordinate))
+        case .commandLine:
+            text = "--lat/--lon"
+        }
+        if !location.meetsDesiredAccuracy { text += ", less accurate than asked" }
+        return text
+    }
+
+    /// "±8 m", "±25 km", "≈±10 m" for an HDOP estimate, "accuracy unknown".
+    static func accuracy(_ location: Location) -> String {
+        let text = Formatting.accuracy(location.horizontalAccuracy)
+        return location.accuracyIsEstimate ? "≈" + text : text
+    }
+}
