@@ -28,6 +28,8 @@ public enum LocationError: UserFacingError, Equatable {
     case noFix(source: String, seconds: Double, seen: String)
     /// An NMEA log or device could not be opened.
     case nmeaUnreadable(path: String, reason: String)
+    /// Every IP-lookup service failed; `reasons` has one "service: reason" per service, in order.
+    case ipLookupFailed(reasons: [String])
 
     public var message: String {
         switch self {
@@ -49,6 +51,11 @@ public enum LocationError: UserFacingError, Equatable {
             return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
         case .nmeaUnreadable(let path, let reason):
             return "Cannot read NMEA from \(path): \(reason)."
+        case .ipLookupFailed(let reasons):
+            guard !reasons.isEmpty else {
+                return "No IP location: [location.ip] services is empty. List at least one, e.g. services = [\"ipinfo\"], or set a fixed location under [location.fixed]."
+            }
+            return "No IP location: " + reasons.joined(separator: "; ") + ". Check the network connection and try again later, list other services under [location.ip] services, or set a fixed location under [location.fixed]."
         }
     }
 

@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension IPService {
+    /// The service's name as users know it ("ipinfo.io"), used in messages and `Location.service`.
+    public var displayName: String {
+        switch self {
+        case .ipinfo: return "ipinfo.io"
+        case .ipwhois: return "ipwho.is"
+        case .ipapi: return "ipapi.co"
+        case .ipApiCom: return "ip-api.com"
+        }
+    }
+
+    /// The path asked for: the caller's own address, as JSON (no IP in the path).
+    var lookupPath: String {
+        switch self {
+        case .ipinfo: return "/json"
+        case .ipwhois: return "/"
+        case .ipapi: return "/json/"
+        case .ipApiCom: return "/json"
+        }
+    }
+}
+
+/// One configured IP-lookup service: where to send the request, and whether that is allowed.
+///
+/// A plain `http://` base URL is refused unless the service's `allow_plain_http` is set or
+/// the host is a loopback address (127.0.0.0/8, `localhost`, `[::1]`): the answer decides
+/// where the weather is fetched for, and anyone on the path could change it.
+struct IPServiceEndpoint: Sendable {
+    let service: IPService
+    let settings: IPServiceSettings
+
+    init(_ service: IPService, settings: IPServiceSettings) {
+        self.service = service
+        self.settings = settings
+    }
+
+    /// The config key of this service's base URL, for messages.
+    var baseURLKey: String { "location.ip.\(service.rawValue).base_url" }
+
+    /// Throws a `ConfigError` when the base URL is not https (or allowed plain http).
+    ///
+    /// Decided from the settings alone, before any request is made.
+    func validate(configPath: String) throws {
+        let url = settings.baseURL
+        let lower = url.lowercased()
+        let shown = "\"\(Self.withoutUserInfo(url))\""
+        if lower.hasPrefix("https://"), !Self.host(of: url).isEmpty { return }
+        guard lower.hasPrefix("http://"), !Self.host(of: url).isEmpty else {
+            throw ConfigError.invalidValue(path: configPath, key: baseURLKey, expected: "an https:// URL", found: shown)
+        }
+        if settings.allowPlainHTTP || Self.isLoopback(host: Self.host(of: url)) { return }
+        throw ConfigError.invalidValue(
+            path: configPath, key: baseURLKey,
+            expected: "an https:// URL (plain http lets anyone on the network change the answer; if you accept that, e.g. for ip-api.com's free tier, set allow_plain_http = true under [location.ip.\(service.rawValue)])",
+            found: shown)
+    }
+
+    /// The GET request for the caller's own location, ending by `deadline`.
+    ///
+    /// ipinfo's token travels in an `Authorization: Bearer` header (one of the three ways
+    /// ipinfo documents), so it never appears in a URL, a log line or an error message.
+    func request(deadline: ContinuousClock.Instant) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = []
+        if service == .ipinfo, let token = settings.token, !token.isEmpty {
+            headers.append((name: "Authorization", value: "Bearer \(token)"))
+        }
+        return HTTPRequest(url: URLText.join(settings.baseURL, path: service.lookupPath, query: []),
+                           headers: headers, deadline: deadline, maxBodyBytes: 256 << 10)
+    }
+
+    /// Secrets that must never be quoted back to the user.
+    var secrets: [String] { [settings.token].compactMap { $0 }.filter { !$0.isEmpty } }
+
+    /// The host of `url`, lower-cased, without port, user info or IPv6 brackets; "" if none.
+    static func host(of url: String) -> String {
+        guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return "" }
+        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("[") {
+            return String(authority.dropFirst().prefix { $0 != "]" }).lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+
+    /// Whether `host` (as `host(of:)` returns it) is a loopback address or `localhost`.
+    static func isLoopback(host: String) -> Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4 else { return false }
+        let values = octets.compactMap { $0.count <= 3 && $0.allSatisfy(\.isASCII) ? UInt8($0) : nil }
+        return values.count == 4 && values[0] == 127
+    }
+
+    /// `url` with any `user:password@` removed, for quoting in messages.
+    static func withoutUserInfo(_ url: String) -> String {
+        guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
+    }
+}
