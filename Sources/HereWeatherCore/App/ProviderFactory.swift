@@ -37,7 +37,8 @@ public enum ProviderFactory {
                 guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
                 return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
             case .ip:
-                return UnavailableIPProvider()
+                return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
+                                          configPath: configPath)
             case .fixed, .commandLine:
                 return FixedLocationProvider(place: config.location.fixed, source: .fixed, configPath: configPath)
             }
@@ -87,11 +88,10 @@ struct MissingNMEAPathProvider: LocationProvider {
     }
 }
 
-/// Placeholder for the IP source until it is built: fails with a clear reason.
-struct UnavailableIPProvider: LocationProvider {
-    var source: LocationSource { .ip }
-    func requestLocation(_ request: LocationRequest) async throws -> Location {
-        throw LocationError.allSourcesFailed(["IP lookup is not available in this build"])
+/// The HTTP client when the caller gave none: every request fails (no network by accident).
+struct UnconfiguredHTTPClient: HTTPClient {
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw HTTPError.transferFailed("no HTTP client configured")
     }
 }
 

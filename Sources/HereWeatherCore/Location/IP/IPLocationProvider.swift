@@ -9,9 +9,10 @@ import Foundation
 /// The first service that answers with a usable position wins; one that fails (no answer,
 /// an error status, a body that is not location data, or a failure flag in an HTTP 200
 /// body: ipinfo's `bogon`, ipwho.is's `success: false`, ipapi.co's `error: true`,
-/// ip-api.com's `status: "fail"`) hands over to the next. Every attempt is given the time
-/// left before the request's deadline, so the whole lookup ends by it; services not reached
-/// in time are listed as such. When all fail, `LocationError.ipLookupFailed` lists each
+/// ip-api.com's `status: "fail"`) hands over to the next. Each attempt gets an equal share
+/// of the time left (the last one all of it), so a service that hangs cannot starve the
+/// ones after it and the whole lookup ends by the deadline; services not reached in time
+/// are listed as such. When all fail, `LocationError.ipLookupFailed` lists each
 /// service's reason.
 ///
 /// Base URLs are checked before any request: plain `http://` is refused with a
@@ -54,14 +55,16 @@ public struct IPLocationProvider: LocationProvider {
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         try validate()
         var reasons: [String] = []
-        for endpoint in endpoints {
+        for (position, endpoint) in endpoints.enumerated() {
             try Task.checkCancellation()
             let name = endpoint.service.displayName
-            guard ContinuousClock.now < request.deadline else {
+            let remaining = ContinuousClock.now.duration(to: request.deadline)
+            guard remaining > .zero else {
                 reasons.append("\(name): not tried, the \(JSONOutput.format(request.timeoutSeconds)) s timeout had passed")
                 continue
             }
-            switch await lookUp(endpoint, deadline: request.deadline) {
+            let share = remaining / (endpoints.count - position)
+            switch await lookUp(endpoint, deadline: ContinuousClock.now + share) {
             case .success(let fix):
                 return answer(fix, from: endpoint.service, for: request)
             case .failure(let failure):

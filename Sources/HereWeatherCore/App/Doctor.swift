@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `here-weather doctor`: checks each location source and the weather service, and says
+/// what works and what to fix.
+///
+/// A source is probed only when it is permitted (nothing is sent to a third party without
+/// permission); each probe gets a short deadline of its own.
+public struct Doctor: Sendable {
+    /// One line of the report.
+    public struct Check: Sendable, Equatable {
+        public enum Status: String, Sendable { case ok, warn, fail, skip }
+        public var name: String
+        public var status: Status
+        public var detail: String
+    }
+
+    /// Whether a source may be probed, and if not, why (without prompting).
+    public typealias PermissionCheck = @Sendable (LocationSource) -> String?
+
+    public var providers: [any LocationProvider]
+    public var permission: PermissionCheck
+    public var weather: any WeatherProvider
+    public var units: Units
+    public var probeTimeout: Duration
+
+    public init(providers: [any LocationProvider], permission: @escaping PermissionCheck,
+                weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5)) {
+        self.providers = providers
+        self.permission = permission
+        self.weather = weather
+        self.units = units
+        self.probeTimeout = probeTimeout
+    }
+
+    /// Runs every check: the sources together, then the weather service for the best location.
+    public func run() async -> [Check] {
+        let request = LocationRequest(desiredAccuracy: .any, timeout: probeTimeout, maxAge: nil)
+        var checks: [Check] = []
+        var found: Location?
+        let results = await withTaskGroup(of: (Int, Result<Location, Error>?).self) { group in
+            for (index, provider) in providers.enumerated() where permission(provider.source) == nil {
+                group.addTask {
+                    do { return (index, .success(try await provider.requestLocation(request))) } catch { return (index, .failure(error)) }
+                }
+            }
+            var results = [Result<Location, Error>?](repeating: nil, count: providers.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+        for (index, provider) in providers.enumerated() {
+            let name = provider.source.rawValue
+            if let refusal = permission(provider.source) {
+                checks.append(Check(name: name, status: .skip, detail: refusal))
+                continue
+            }
+            switch results[index] {
+            case .success(let fix):
+                found = found ?? fix
+                checks.append(Check(name: name, status: .ok, detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")"))
+            case .failure(let error):
+                checks.append(Check(name: name, status: .fail, detail: (error as? any UserFacingError)?.message ?? "\(error)"))
+            case nil:
+                checks.append(Check(name: name, status: .fail, detail: "no answer"))
+            }
+        }
+        checks.append(await weatherCheck(at: found))
+        return checks
+    }
+
+    func weatherCheck(at location: Location?) async -> Check {
+        let name = weather.kind.rawValue
+        let coordinate = location?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+        let query = WeatherQuery(coordinate: coordinate, units: units, deadline: .now + probeTimeout)
+        do {
+            let report = try await weather.report(for: query)
+            let place = location == nil ? "for 0°, 0° (no location to ask for)" : "for " + Formatting.coordinate(coordinate)
+            let temperature = report.current.temperature.map { ", " + Formatting.fixed($0, 1) + " " + units.temperatureSymbol } ?? ""
+            return Check(name: name, status: location == nil ? .warn : .ok,
+                         detail: "\(weather.kind.displayName) answered \(place)\(temperature)")
+        } catch {
+            return Check(name: name, status: .fail, detail: (error as? any UserFacingError)?.message ?? "\(error)")
+        }
+    }
+
+    /// The report as aligned text.
+    public static func render(_ checks: [Check]) -> String {
+        let width = checks.map(\.name.count).max() ?? 0
+        return checks.map { check in
+            Formatting.pad(check.name, width) + "  " + Formatting.pad(check.status.rawValue.uppercased(), 4) + "  " + check.detail
+        }.joined(separator: "\n")
+    }
+}
