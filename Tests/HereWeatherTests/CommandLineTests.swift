@@ -19,7 +19,7 @@ import Testing
         [weather]
         provider = "\(provider)"
         units = "metric"
-        timeout = 5
+        timeout = 30
         [weather.open-meteo]
         base_url = "\(server.baseURL)"
         [weather.openweathermap]

@@ -7,7 +7,7 @@ import Testing
 @Suite struct CurlHTTPClientTests {
     let client = CurlHTTPClient()
 
-    func request(_ url: String, seconds: Int = 5, maxBodyBytes: Int = 8 << 20) -> HTTPRequest {
+    func request(_ url: String, seconds: Int = 30, maxBodyBytes: Int = 8 << 20) -> HTTPRequest {
         HTTPRequest(url: url, deadline: .now + .seconds(seconds), maxBodyBytes: maxBodyBytes)
     }
 

@@ -8,7 +8,7 @@ import HereWeatherHTTP
 @Suite struct WeatherServiceHTTPTests {
     let tampa = Coordinate(latitude: 27.950_612, longitude: -82.457_178)
 
-    func query(_ units: Units = .metric, seconds: Int = 5) -> WeatherQuery {
+    func query(_ units: Units = .metric, seconds: Int = 30) -> WeatherQuery {
         WeatherQuery(coordinate: tampa, units: units, deadline: .now + .seconds(seconds))
     }
 
