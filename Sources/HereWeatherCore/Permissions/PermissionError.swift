@@ -1,0 +1,50 @@
+/// Why a location source may not be used now: exit 77, saying what to do about it.
+public enum PermissionError: UserFacingError, Equatable {
+    /// `[location] enabled = false` in the user's config file.
+    case disabledByUser(configPath: String)
+    /// `[location] enabled = false` in the administrator's system policy.
+    case disabledByPolicy(policyPath: String)
+    /// `[location.<source>] permission = "restricted"` in the system policy.
+    case restricted(LocationSource, policyPath: String)
+    /// The source's permission is `deny`, from a remembered decision or the config file.
+    case denied(LocationSource, origin: PermissionOrigin)
+    /// The permission is `ask` and there is no terminal to ask on (status bars, cron, pipes).
+    case needsDecision(LocationSource)
+    /// The user answered "never" at the prompt; `remembered` when the answer was saved.
+    case declined(LocationSource, remembered: Bool)
+    /// The prompt got no usable answer (end of input, or unrecognised answers).
+    case unanswered(LocationSource)
+
+    public var message: String {
+        switch self {
+        case .disabledByUser(let path):
+            return "Location services are off ([location] enabled = false in \(path)). Set enabled = true there to let here-weather find your location, or give the place with --lat and --lon."
+        case .disabledByPolicy(let path):
+            return "Location services are turned off by the administrator (system policy \(path)); this cannot be changed here. Give the place with --lat and --lon."
+        case .restricted(let source, let path):
+            return "Location from \(source.permissionName) is restricted by the administrator (system policy \(path)); this cannot be changed here. Use another source, or give the place with --lat and --lon."
+        case .denied(let source, let origin):
+            let grant = "`here-weather permissions allow \(source.rawValue)`"
+            switch origin {
+            case .configFile(let path):
+                return "Location from \(source.permissionName) is denied by permission = \"deny\" under [location.\(source.rawValue)] in \(path). Change it to \"allow\" or \"ask\" there, or run \(grant)."
+            case .remembered(let path):
+                return "Location from \(source.permissionName) is denied (your decision, remembered in \(path)). Run \(grant) to allow it."
+            case .systemPolicy(let path):
+                return PermissionError.restricted(source, policyPath: path).message
+            case .defaultValue:
+                return "Location from \(source.permissionName) is denied. Run \(grant) to allow it."
+            }
+        case .needsDecision(let source):
+            return "Location from \(source.permissionName) needs your permission and there is no terminal to ask on. Run `here-weather permissions allow \(source.rawValue)` (or `deny`) once."
+        case .declined(let source, let remembered):
+            return remembered
+                ? "Location from \(source.permissionName) not allowed: you answered never, and that is remembered. Run `here-weather permissions allow \(source.rawValue)` to change it."
+                : "Location from \(source.permissionName) not allowed: you answered never. Run `here-weather permissions allow \(source.rawValue)` to allow it."
+        case .unanswered(let source):
+            return "Location from \(source.permissionName) not allowed: the permission prompt got no answer. Run here-weather again to be asked, or `here-weather permissions allow \(source.rawValue)`."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .notPermitted }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the permission question is asked: the terminal, or a test's script.
+///
+/// Calls block until the user answers; `TerminalPermissionAuthorizer` makes them on a
+/// thread of their own.
+public protocol PermissionPrompt: Sendable {
+    /// Whether a person can answer: input and output are both terminals.
+    var isInteractive: Bool { get }
+    /// Shows `question` (no newline added) and returns the line typed, without its line
+    /// ending; `nil` at end of input.
+    func ask(_ question: String) -> String?
+    /// Shows one line of information (a newline is added).
+    func tell(_ line: String)
+}
+
+/// The real prompt: writes to file descriptor 2 (stderr), reads from 0 (stdin), and is
+/// interactive only when both are terminals, so status bars, cron and pipes are never asked.
+public struct FileDescriptorPrompt: PermissionPrompt {
+    public let input: Int32
+    public let output: Int32
+
+    /// The longest answer read; the rest of a longer line is discarded.
+    static let maximumAnswer = 256
+
+    public init(input: Int32 = 0, output: Int32 = 2) {
+        self.input = input
+        self.output = output
+    }
+
+    public var isInteractive: Bool { isatty(input) == 1 && isatty(output) == 1 }
+
+    public func ask(_ question: String) -> String? {
+        write(question)
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(input, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else {
+                // End of input: a partial line still counts as an answer.
+                if line.isEmpty { return nil }
+                break
+            }
+            if byte == UInt8(ascii: "\n") { break }
+            if line.count < Self.maximumAnswer { line.append(byte) }
+        }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    public func tell(_ line: String) {
+        write(line + "\n")
+    }
+
+    private func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return }
+            written += result
+        }
+    }
+}
+
+/// An answer to "Allow here-weather to use your location from ...?".
+public enum PromptAnswer: Sendable, Equatable {
+    /// Allow for this run only.
+    case once
+    /// Allow and remember.
+    case always
+    /// Refuse and remember.
+    case never
+
+    /// Reads "o"/"once", "a"/"always", "n"/"never" in any case, surrounding blanks ignored;
+    /// `nil` for anything else.
+    public init?(_ text: String) {
+        let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        let word = String(trimmed).lowercased()
+        switch word {
+        case "o", "once": self = .once
+        case "a", "always": self = .always
+        case "n", "never": self = .never
+        default: return nil
+        }
+    }
+
+    /// The question for `source`.
+    public static func question(for source: LocationSource) -> String {
+        "Allow here-weather to use your location from \(source.promptName)? [o]nce / [a]lways / [n]ever "
+    }
+
+    /// Said after an answer that is not one of the choices.
+    public static let reminder = "Please answer o (once: this run only), a (always) or n (never)."
+
+    /// How many times the question is asked before giving up (and refusing for this run).
+    public static let attempts = 3
+}

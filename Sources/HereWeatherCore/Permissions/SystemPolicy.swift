@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TOMLKit
+
+/// The administrator's location policy, which users cannot override.
+///
+/// Read from `/etc/here-weather/policy.toml`, or from `$HERE_WEATHER_SYSTEM_POLICY` when set.
+/// The file can only take rights away:
+///
+/// ```toml
+/// [location]
+/// enabled = false                # location services off for everyone (true: no effect)
+/// [location.ip]
+/// permission = "restricted"      # or "deny", a synonym; "allow"/"ask": no effect, a warning
+/// ```
+///
+/// A missing file is no policy. A file that exists but cannot be read or is not valid fails
+/// closed: `load(path:)` throws `SystemPolicyError` (exit 78), since ignoring an
+/// administrator's restriction would be wrong. Unknown keys are reported as warnings.
+public struct SystemPolicy: Sendable, Equatable {
+    /// The default path of the policy file.
+    public static let defaultPath = "/etc/here-weather/policy.toml"
+    /// The environment variable that names another policy file (for tests and packagers).
+    public static let pathVariable = "HERE_WEATHER_SYSTEM_POLICY"
+
+    /// The file this policy was read from (or would be, when it does not exist).
+    public var path: String
+    /// Whether the file exists.
+    public var fileExists: Bool
+    /// False when the policy turns location services off.
+    public var locationEnabled: Bool
+    /// Sources the policy restricts.
+    public var restricted: Set<LocationSource>
+    /// Things noticed while reading, for stderr: unknown keys, values with no effect.
+    public var warnings: [String]
+
+    /// No policy: everything left to the user.
+    public init(path: String = SystemPolicy.defaultPath, fileExists: Bool = false, locationEnabled: Bool = true,
+                restricted: Set<LocationSource> = [], warnings: [String] = []) {
+        self.path = path
+        self.fileExists = fileExists
+        self.locationEnabled = locationEnabled
+        self.restricted = restricted
+        self.warnings = warnings
+    }
+
+    /// `$HERE_WEATHER_SYSTEM_POLICY` when set and not empty, else `defaultPath`.
+    public static func path(environment: [String: String]) -> String {
+        if let path = environment[pathVariable], !path.isEmpty { return path }
+        return defaultPath
+    }
+
+    /// Loads the policy from the environment's path.
+    public static func load(environment: [String: String]) throws -> SystemPolicy {
+        try load(path: path(environment: environment))
+    }
+
+    /// Loads the policy at `path`: none when the file is missing; throws `SystemPolicyError`
+    /// when it exists but cannot be read or is invalid.
+    public static func load(path: String) throws -> SystemPolicy {
+        guard FileManager.default.fileExists(atPath: path) else { return SystemPolicy(path: path) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw SystemPolicyError.unreadable(path: path, reason: FileManager.default.isReadableFile(atPath: path)
+                                               ? "it is not a regular file" : "permission denied")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SystemPolicyError.unreadable(path: path, reason: "it is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses policy text; `path` is used in messages.
+    public static func parse(_ text: String, path: String) throws -> SystemPolicy {
+        let members: [(key: String, value: ConfigNode)]
+        do {
+            members = try ConfigNode.parse(text)
+        } catch let error as TOMLParseError {
+            throw SystemPolicyError.invalid(path: path, detail: "line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+        }
+        var policy = SystemPolicy(path: path, fileExists: true)
+        let root = ConfigTable(path: path, prefix: "", members: members)
+        do {
+            if let version = try root.integer("version"), version != 1 {
+                throw SystemPolicyError.invalid(path: path, detail: "version = \(version) is not supported (this here-weather reads version = 1)")
+            }
+            if let location = try root.table("location") {
+                policy.locationEnabled = try location.bool("enabled") ?? true
+                for source in LocationSource.permissionSources {
+                    guard let table = try location.table(source.rawValue) else { continue }
+                    try readPermission(table, source: source, into: &policy)
+                }
+            }
+        } catch ConfigError.invalidValue(_, let key, let expected, let found) {
+            throw SystemPolicyError.invalid(path: path, detail: "\(key) must be \(expected), not \(found)")
+        }
+        policy.warnings += root.unknownKeys.map { "warning: unknown key \($0) in the system policy \(path) (ignored)" }
+        return policy
+    }
+
+    private static func readPermission(_ table: ConfigTable, source: LocationSource, into policy: inout SystemPolicy) throws {
+        guard let value = try table.string("permission") else { return }
+        switch value {
+        case "restricted", "deny":
+            policy.restricted.insert(source)
+        case "allow", "ask":
+            policy.warnings.append("warning: \(table.qualified("permission")) = \"\(value)\" in the system policy \(policy.path) has no effect: a policy can only restrict a source (\"restricted\"); users decide the rest.")
+        default:
+            throw SystemPolicyError.invalid(path: policy.path, detail: "\(table.qualified("permission")) must be \"restricted\" (or \"deny\"), not \"\(value)\"")
+        }
+    }
+}
+
+/// A system policy file that exists but cannot be used: exit 78. here-weather refuses
+/// automatic location rather than ignore an administrator's policy.
+public enum SystemPolicyError: UserFacingError, Equatable {
+    /// The file exists but cannot be read.
+    case unreadable(path: String, reason: String)
+    /// The file is not valid TOML or holds a bad value.
+    case invalid(path: String, detail: String)
+
+    public var message: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "Cannot read the system location policy \(path): \(reason). Automatic location stays off until the administrator fixes it; give the place with --lat and --lon meanwhile."
+        case .invalid(let path, let detail):
+            return "Invalid system location policy \(path): \(detail). Automatic location stays off until the administrator fixes it; give the place with --lat and --lon meanwhile."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .configuration }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import HereWeatherCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `here-weather permissions [show] | allow | deny | reset SOURCE`.
+struct PermissionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "permissions",
+        abstract: "Show or change which location sources here-weather may use.",
+        discussion: """
+        Each source is allowed, denied, or asks first (on a terminal; without one it is \
+        refused with the command that grants it). Where a state comes from, strongest first: \
+        the system policy (\(SystemPolicy.defaultPath), or $\(SystemPolicy.pathVariable)), \
+        a remembered decision ($XDG_STATE_HOME/here-weather/permissions.toml), the config \
+        file's [location.SOURCE] permission, the default. Remembered decisions never rewrite \
+        the config file.
+
+        Examples:
+          here-weather permissions              # each source, its state, its origin
+          here-weather permissions allow gpsd   # e.g. for a status bar (no prompt)
+          here-weather permissions reset gpsd   # back to the config or the default
+        """,
+        subcommands: [Show.self, Allow.self, Deny.self, Reset.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Options: ParsableArguments {
+        @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
+        var config: String?
+
+        /// The configuration, the resolver over it and the store, with warnings printed.
+        func load() throws -> (PermissionResolver, PermissionStore) {
+            let environment = ProcessInfo.processInfo.environment
+            do {
+                let loaded = try ConfigurationLoader.load(path: config ?? ConfigurationPaths(environment: environment).configFile)
+                Terminal.warn(loaded.warnings)
+                let resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: loaded.path,
+                                                           environment: environment)
+                Terminal.warn(resolver.warnings)
+                return (resolver, PermissionStore(environment: environment))
+            } catch let error as any UserFacingError {
+                throw Terminal.fail(error, json: false)
+            }
+        }
+    }
+
+    /// The SOURCE argument: one of `LocationSource.permissionSources`, else exit 64.
+    struct SourceArgument: ParsableArguments {
+        @Argument(help: ArgumentHelp("The source: \(PermissionsCommand.sourceList).", valueName: "source"),
+                  transform: PermissionsCommand.source(named:))
+        var source: LocationSource
+    }
+
+    static func source(named name: String) throws -> LocationSource {
+        guard let source = LocationSource.permissionSources.first(where: { $0.rawValue == name }) else {
+            throw ValidationError("Unknown source \"\(name)\": use one of \(sourceList).")
+        }
+        return source
+    }
+
+    static var sourceList: String { LocationSource.permissionSources.map(\.rawValue).joined(separator: ", ") }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the master switch and each source's state, with where it comes from.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let (resolver, _) = try options.load()
+            print(PermissionsCommand.render(resolver), terminator: "")
+        }
+    }
+
+    struct Allow: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remember: SOURCE may be used without asking.")
+        @OptionGroup var options: Options
+        @OptionGroup var source: SourceArgument
+
+        func run() throws {
+            let (resolver, store) = try options.load()
+            if let refusal = resolver.grantRefusal(source.source) { throw Terminal.fail(refusal, json: false) }
+            try PermissionsCommand.change(.allow, source.source, resolver, store)
+        }
+    }
+
+    struct Deny: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remember: SOURCE may not be used.")
+        @OptionGroup var options: Options
+        @OptionGroup var source: SourceArgument
+
+        func run() throws {
+            let (resolver, store) = try options.load()
+            try PermissionsCommand.change(.deny, source.source, resolver, store)
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget the remembered decision for SOURCE: back to the config file's permission or the default.")
+        @OptionGroup var options: Options
+        @OptionGroup var source: SourceArgument
+
+        func run() throws {
+            let (resolver, store) = try options.load()
+            try PermissionsCommand.change(nil, source.source, resolver, store)
+        }
+    }
+
+    /// Remembers `permission` (nil: forgets) and prints the source's resulting state.
+    static func change(_ permission: LocationPermission?, _ source: LocationSource,
+                       _ resolver: PermissionResolver, _ store: PermissionStore) throws {
+        var resolver = resolver
+        do {
+            // Warnings from the file were printed when it was loaded.
+            _ = try store.remember(permission, for: source)
+        } catch let error as any UserFacingError {
+            throw Terminal.fail(error, json: false)
+        }
+        resolver.decisions[source] = permission
+        let state = resolver.state(of: source)
+        print("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
+        let master = resolver.masterSwitch
+        if !master.enabled && permission != nil {
+            print("Note: location services are off, \(phrase(master.origin)), so no source is used.")
+        }
+    }
+
+    /// The table `permissions` prints.
+    static func render(_ resolver: PermissionResolver) -> String {
+        let master = resolver.masterSwitch
+        var text = "Location services: \(master.enabled ? "on" : "off"), \(phrase(master.origin))\n\n"
+        let rows = [["SOURCE", "STATE", "FROM"]] + resolver.states.map { [$0.source.rawValue, $0.permission.rawValue, $0.origin.description] }
+        let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            text += row[0].padding(widths[0]) + "  " + row[1].padding(widths[1]) + "  " + row[2] + "\n"
+        }
+        text += "\nChange with `here-weather permissions allow|deny|reset SOURCE`.\n"
+        switch master.origin {
+        case .configFile(let path) where !master.enabled:
+            text += "Turn location services on with enabled = true under [location] in \(path).\n"
+        case .systemPolicy where !master.enabled:
+            text += "Location services are turned off by the administrator; this cannot be changed here.\n"
+        default:
+            break
+        }
+        return text
+    }
+
+    /// "by default", "set by config file (PATH)".
+    static func phrase(_ origin: PermissionOrigin) -> String {
+        origin == .defaultValue ? "by default" : "set by " + origin.description
+    }
+}
+
+private extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+
+/// `here-weather permissions`, run as a user runs it, with a private state folder and policy.
+@Suite struct PermissionsCommandTests {
+    /// A runner whose XDG state folder and system policy are its own.
+    struct User {
+        let runner: CommandRunner
+        var state: String { runner.home.path + "/state" }
+        var policyPath: String { runner.home.path + "/policy.toml" }
+        var storePath: String { state + "/here-weather/permissions.toml" }
+
+        init() throws { runner = try CommandRunner() }
+
+        func run(_ arguments: [String]) throws -> CommandRunner.Result {
+            try runner.run(["permissions"] + arguments,
+                           environment: ["XDG_STATE_HOME": state, SystemPolicy.pathVariable: policyPath])
+        }
+
+        func writePolicy(_ text: String) throws {
+            try text.write(toFile: policyPath, atomically: true, encoding: .utf8)
+        }
+
+        /// The output's row for `source`, split on runs of spaces.
+        func row(_ result: CommandRunner.Result, _ source: String) -> [String] {
+            let line = result.stdout.split(separator: "\n").first { $0.hasPrefix(source + " ") } ?? ""
+            return line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    @Test func showListsEverySourceWithItsStateAndOrigin() throws {
+        let user = try User()
+        let result = try user.run([])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("Location services: on, by default\n"))
+        #expect(user.row(result, "gpsd") == ["gpsd", "ask", "default"])
+        #expect(user.row(result, "ip") == ["ip", "ask", "default"])
+        #expect(user.row(result, "nmea") == ["nmea", "allow", "default"])
+        #expect(user.row(result, "fixed") == ["fixed", "allow", "default"])
+        #expect(try user.run(["show"]).stdout == result.stdout)
+    }
+
+    @Test func allowDenyResetChangeTheRememberedDecision() throws {
+        let user = try User()
+        let allow = try user.run(["allow", "gpsd"])
+        #expect(allow.status == 0, "\(allow.stderr)")
+        #expect(allow.stdout == "gpsd: allow, set by remembered decision (\(user.storePath))\n")
+        #expect(try user.run(["deny", "ip"]).status == 0)
+        var show = try user.run([])
+        #expect(user.row(show, "gpsd") == ["gpsd", "allow", "remembered decision (\(user.storePath))"])
+        #expect(user.row(show, "ip") == ["ip", "deny", "remembered decision (\(user.storePath))"])
+        #expect(PermissionStore(path: user.storePath).load().decisions == [.gpsd: .allow, .ip: .deny])
+        let mode = try FileManager.default.attributesOfItem(atPath: user.storePath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let reset = try user.run(["reset", "gpsd"])
+        #expect(reset.stdout == "gpsd: ask, by default\n")
+        show = try user.run([])
+        #expect(user.row(show, "gpsd") == ["gpsd", "ask", "default"])
+        #expect(user.row(show, "ip") == ["ip", "deny", "remembered decision (\(user.storePath))"])
+    }
+
+    @Test func theConfigFileIsNeverRewritten() throws {
+        let user = try User()
+        let config = """
+            # My settings. Keep this comment!
+            version = 1
+            [location]
+            sources = ["gpsd", "fixed"]   # GPS first
+
+            [location.gpsd]
+            permission = "deny"           # not until I say so
+            [location.ip]
+            permission = "allow"
+            """
+        try user.runner.writeConfig(config)
+        let before = try Data(contentsOf: URL(fileURLWithPath: user.runner.configPath))
+        var show = try user.run([])
+        #expect(user.row(show, "gpsd") == ["gpsd", "deny", "config file (\(user.runner.configPath))"])
+        #expect(user.row(show, "ip") == ["ip", "allow", "config file (\(user.runner.configPath))"])
+        // A remembered decision beats the config file's permission.
+        #expect(try user.run(["allow", "gpsd"]).stdout.hasPrefix("gpsd: allow, set by remembered decision"))
+        #expect(try user.run(["deny", "ip"]).status == 0)
+        #expect(try user.run(["reset", "ip"]).stdout == "ip: allow, set by config file (\(user.runner.configPath))\n")
+        show = try user.run([])
+        #expect(user.row(show, "gpsd")[1] == "allow")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: user.runner.configPath)) == before)
+    }
+
+    @Test func theMasterSwitchAndItsOrigin() throws {
+        let user = try User()
+        try user.runner.writeConfig("[location]\nenabled = false\n")
+        let show = try user.run([])
+        #expect(show.stdout.hasPrefix("Location services: off, set by config file (\(user.runner.configPath))\n"))
+        #expect(show.stdout.contains("enabled = true under [location] in \(user.runner.configPath)"))
+        let allow = try user.run(["allow", "gpsd"])
+        #expect(allow.status == 0)
+        #expect(allow.stdout.contains("Note: location services are off"))
+    }
+
+    @Test func theSystemPolicyWinsAndCannotBeOverridden() throws {
+        let user = try User()
+        #expect(try user.run(["allow", "ip"]).status == 0)
+        try user.writePolicy("[location.ip]\npermission = \"restricted\"\n")
+        let show = try user.run([])
+        #expect(show.status == 0)
+        #expect(user.row(show, "ip") == ["ip", "restricted", "system policy (\(user.policyPath))"])
+        let allow = try user.run(["allow", "ip"])
+        #expect(allow.status == 77)
+        #expect(allow.stderr.contains("restricted by the administrator"))
+        #expect(allow.stderr.contains(user.policyPath))
+        #expect(try user.run(["allow", "gpsd"]).status == 0)
+        try user.writePolicy("[location]\nenabled = false\n")
+        let off = try user.run([])
+        #expect(off.stdout.hasPrefix("Location services: off, set by system policy (\(user.policyPath))\n"))
+        #expect(try user.run(["allow", "gpsd"]).status == 77)
+    }
+
+    @Test func anInvalidPolicyIsExit78NamingTheFile() throws {
+        let user = try User()
+        try user.writePolicy("[location.ip]\npermission = \"maybe\"\n")
+        let result = try user.run([])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("Invalid system location policy \(user.policyPath)"))
+        try user.writePolicy("[location.ip]\npermission = \"restricted\"\ncolour = \"red\"\n")
+        let warned = try user.run([])
+        #expect(warned.status == 0)
+        #expect(warned.stderr.contains("unknown key location.ip.colour"))
+    }
+
+    @Test func anUnknownSourceIsExit64ListingTheSources() throws {
+        let result = try User().run(["allow", "wifi"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("gpsd, ip, nmea, fixed"))
+    }
+
+    @Test func aCorruptStoreIsAWarningAndTheNextDecisionReplacesIt() throws {
+        let user = try User()
+        try FileManager.default.createDirectory(atPath: user.state + "/here-weather", withIntermediateDirectories: true)
+        try "[decisions\ngpsd = ".write(toFile: user.storePath, atomically: true, encoding: .utf8)
+        let show = try user.run([])
+        #expect(show.status == 0)
+        #expect(show.stderr.contains("warning: ignoring the remembered location permissions in \(user.storePath)"))
+        #expect(user.row(show, "gpsd") == ["gpsd", "ask", "default"])
+        #expect(try user.run(["deny", "gpsd"]).status == 0)
+        let after = try user.run([])
+        #expect(after.stderr.isEmpty)
+        #expect(user.row(after, "gpsd")[1] == "deny")
+    }
+
+    /// The real prompt on a pseudo-terminal, then the command that shows what it remembered.
+    @Test func anAlwaysAnswerShowsUpInPermissions() async throws {
+        let user = try User()
+        let environment = ["HOME": user.runner.home.path, "XDG_STATE_HOME": user.state,
+                           SystemPolicy.pathVariable: user.policyPath]
+        let terminal = try PseudoTerminal()
+        let made = try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: user.runner.configPath,
+                                                         environment: environment)
+        let authorizer = TerminalPermissionAuthorizer(resolver: made.resolver, store: made.store,
+                                                      prompt: FileDescriptorPrompt(input: terminal.slave, output: terminal.slave))
+        terminal.type("a\n")
+        try await authorizer.authorize(.gpsd)
+        #expect(try terminal.screen().contains("[o]nce / [a]lways / [n]ever"))
+        let show = try user.run([])
+        #expect(user.row(show, "gpsd") == ["gpsd", "allow", "remembered decision (\(user.storePath))"])
+    }
+}
