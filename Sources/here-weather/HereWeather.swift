@@ -25,7 +25,7 @@ struct HereWeather: AsyncParsableCommand {
         not permitted, 78 configuration error (including a missing or rejected API key).
         """,
         version: "0.1.0",
-        subcommands: [ReportCommand.self, WhereCommand.self, ConfigCommand.self, PermissionsCommand.self],
+        subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],
         defaultSubcommand: ReportCommand.self
     )
 }

@@ -103,12 +103,22 @@ struct LocationOptions: ParsableArguments {
         return LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) }
     }
 
-    /// The location provider and request for `loaded`, with these options applied.
-    func locationSetup(_ loaded: ConfigurationLoader.Loaded, environment: [String: String]) -> (any LocationProvider, LocationRequest) {
+    /// The location provider and request for `loaded`, with these options applied. Configured
+    /// sources go through the permission system (prompting on a terminal); explicit input
+    /// (`--lat/--lon`, `--replay`) needs no permission.
+    func locationSetup(_ loaded: ConfigurationLoader.Loaded, environment: [String: String]) throws
+        -> (any LocationProvider, LocationRequest) {
         let settings = loaded.configuration
         let only = sources.isEmpty ? nil : sources.compactMap(LocationSource.init(rawValue:))
+        var authorizer: any LocationAuthorizer = AllowAllAuthorizer()
+        if override == nil {
+            let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: loaded.path,
+                                                                 environment: environment)
+            Terminal.warn(terminal.warnings)
+            authorizer = terminal
+        }
         let provider = ProviderFactory.locationProvider(
-            settings, configPath: loaded.path, override: override, only: only,
+            settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
             http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment))
         ) {

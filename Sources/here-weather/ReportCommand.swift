@@ -53,7 +53,7 @@ struct ReportCommand: AsyncParsableCommand {
             let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
-            let (locationProvider, request) = location.locationSetup(loaded, environment: environment)
+            let (locationProvider, request) = try location.locationSetup(loaded, environment: environment)
             let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
             let lookup = WeatherLookup(
                 locationProvider: locationProvider,

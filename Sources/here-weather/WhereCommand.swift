@@ -29,7 +29,7 @@ struct WhereCommand: AsyncParsableCommand {
         do {
             let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
             Terminal.warn(loaded.warnings)
-            let (provider, request) = location.locationSetup(loaded, environment: environment)
+            let (provider, request) = try location.locationSetup(loaded, environment: environment)
             let fix = try await provider.requestLocation(request)
             print(json ? LocationReport.json(fix) : LocationReport.text(fix))
         } catch let error as any UserFacingError {

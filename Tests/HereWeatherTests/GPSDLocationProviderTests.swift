@@ -160,6 +160,7 @@ import HereWeatherGPSD
             accuracy = "any"
             max_age = "off"
             [location.gpsd]
+            permission = "allow"
             host = "127.0.0.1"
             port = \(harness.port)
             """)

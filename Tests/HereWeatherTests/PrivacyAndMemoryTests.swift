@@ -142,6 +142,7 @@ import HereWeatherHTTP
             [location]
             sources = ["gpsd", "fixed"]
             [location.gpsd]
+            permission = "allow"
             host = "127.0.0.1"
             port = 1
             [location.fixed]

@@ -16,6 +16,12 @@ public struct Doctor: Sendable {
         public var name: String
         public var status: Status
         public var detail: String
+
+        public init(name: String, status: Status, detail: String) {
+            self.name = name
+            self.status = status
+            self.detail = detail
+        }
     }
 
     /// Whether a source may be probed, and if not, why (without prompting).

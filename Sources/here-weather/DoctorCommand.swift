@@ -1,0 +1,71 @@
+import ArgumentParser
+import HereWeatherCore
+import HereWeatherGPSD
+import HereWeatherHTTP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `here-weather doctor`: what works, and what to fix.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the config, each location source and the weather service, and say what to fix.",
+        discussion: """
+        Sources are probed only when permitted (nothing is sent to a third party without \
+        permission), each with a 5 s deadline. Exit status: 0 when every check passed, 1 \
+        when any failed, 78 when the config file itself is wrong.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
+    var verbose = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = config ?? ConfigurationPaths(environment: environment).configFile
+        let loaded: ConfigurationLoader.Loaded
+        let resolver: PermissionResolver
+        do {
+            loaded = try ConfigurationLoader.load(path: path)
+            resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
+                                                   environment: environment)
+        } catch let error as any UserFacingError {
+            print(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
+            throw ExitCode(error.exitStatus.rawValue)
+        }
+        let settings = loaded.configuration
+        let secrets = ProviderFactory.secrets(settings, environment: environment)
+        let http: any HTTPClient = verbose
+            ? LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) } : CurlHTTPClient()
+        let configStatus = loaded.warnings.isEmpty ? Doctor.Check.Status.ok : .warn
+        var checks = [Doctor.Check(name: "config", status: configStatus,
+                                   detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
+                                    + loaded.warnings.map { "; " + $0 }.joined())]
+        let providers = settings.location.sources.map { source in
+            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http) {
+                GPSDLocationProvider(host: $0.host, port: $0.port)
+            }
+        }
+        let doctor = Doctor(
+            providers: providers,
+            permission: { source in
+                switch resolver.decide(source) {
+                case .allowed: return nil
+                case .ask: return "not probed: permission not decided; run `here-weather permissions allow \(source.rawValue)`"
+                case .refused(let error): return "not probed: " + error.message
+                }
+            },
+            weather: ProviderFactory.weatherProvider(settings.weather.provider, config: settings,
+                                                     environment: environment, http: http),
+            units: settings.weather.units)
+        checks += await doctor.run()
+        print(Doctor.render(checks))
+        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }
+    }
+}
