@@ -101,3 +101,61 @@ import Testing
         #expect(server.requests == ["/ipinfo/json", "/ipwhois/"])
     }
 }
+
+/// The permission prompt end to end: the built binary on a pseudo-terminal.
+@Suite struct PromptEndToEndTests {
+    /// Reads the terminal until `text` shows (bounded, so a broken test cannot hang).
+    func waitFor(_ text: String, on terminal: PseudoTerminal) throws -> String {
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: output, as: UTF8.self).contains(text) {
+            var descriptor = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 30_000) == 1 else { throw PseudoTerminal.Failure(description: "no \(text) on the terminal") }
+            let count = read(terminal.master, &buffer, buffer.count)
+            guard count > 0 else { throw PseudoTerminal.Failure(description: "terminal closed") }
+            output += buffer[0..<count]
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func answeringAlwaysOnATerminalGrantsAndRemembers() throws {
+        let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
+        let runner = try CommandRunner()
+        try runner.writeConfig("""
+            version = 1
+            [location]
+            sources = ["ip"]
+            [location.ip]
+            services = ["ipinfo"]
+            [location.ip.ipinfo]
+            base_url = "\(server.baseURL)/ipinfo"
+            """)
+        let terminal = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["where", "--json", "--accuracy", "any"]
+        process.environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        try process.run()
+        let shown = try waitFor("[n]ever", on: terminal)
+        #expect(shown.contains("Allow here-weather to use your location from"))
+        #expect(server.requests.isEmpty, "nothing is sent before the answer")
+        terminal.type("a\n")
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        #expect((json?["location"] as? [String: Any])?["source"] as? String == "ip")
+        #expect(server.requests == ["/ipinfo/json"])
+
+        // Remembered: a later run without a terminal is allowed, and `permissions` says why.
+        let shownLater = try runner.run(["permissions"])
+        #expect(shownLater.stdout.contains("ip"))
+        #expect(shownLater.stdout.contains("allow"))
+        let later = try runner.run(["where", "--json", "--accuracy", "any", "--max-age", "off"])
+        #expect(later.status == 0, "\(later.stderr)")
+    }
+}
