@@ -146,10 +146,12 @@ public enum ConfigurationLoader {
         settings.ip.services = try table.choices("services", IPService.allCases) ?? settings.ip.services
         for service in IPService.allCases {
             guard let entry = try table.table(service.rawValue) else { continue }
-            settings.ip.settings[service] = IPServiceSettings(
+            let configured = IPServiceSettings(
                 service, baseURL: try entry.url("base_url"),
                 token: service == .ipinfo ? try entry.secret("token") : nil,
                 allowPlainHTTP: try entry.bool("allow_plain_http") ?? false)
+            // Only what differs from the defaults is kept, so equal settings compare equal.
+            settings.ip.settings[service] = configured == IPServiceSettings(service) ? nil : configured
         }
     }
 

@@ -8,8 +8,11 @@ public enum ConfigurationText {
     version = 1
 
     [location]
+    enabled = true            # the master switch: false refuses every source below
     # Where locations come from, in priority order: "gpsd" (a GPS receiver through gpsd),
-    # "nmea" (a recorded NMEA log or a serial device), "fixed" (below).
+    # "ip" (an IP-geolocation web service), "nmea" (a recorded NMEA log), "fixed" (below).
+    # Each source has a permission: "ask" (gpsd, ip), "allow" (fixed, nmea) or "deny";
+    # `here-weather permissions` shows them and changes them without touching this file.
     sources = ["fixed"]
     accuracy = "3km"          # best, 10m, 100m, 1km, 3km or any: weather needs no more than 3km
     timeout = 10              # seconds for the whole location request
@@ -23,12 +26,20 @@ public enum ConfigurationText {
     # accuracy = 1000         # optional: metres
 
     [location.gpsd]
+    # permission = "ask"
     host = "localhost"
     port = 2947
+
+    [location.ip]
+    # permission = "ask"      # IP lookup sends your address to a third party
+    services = ["ipinfo", "ipwhois", "ipapi"]   # tried in order; also "ip-api" (plain HTTP)
 
     [location.nmea]
     # path = "/path/to/log.nmea"   # a recorded NMEA 0183 log
     speed = "max"             # playback speed: "max" or a factor (1 = recorded pace)
+
+    [privacy]
+    coordinate_decimals = 2   # decimals of the coordinates sent to web services (2: about 1 km)
 
     [weather]
     provider = "open-meteo"   # "open-meteo" (no key needed) or "openweathermap"
@@ -48,7 +59,7 @@ public enum ConfigurationText {
     /// set, and where from.
     public static func effective(_ config: Configuration, environment: [String: String]) -> String {
         let location = config.location
-        var lines = ["version = \(config.version)", "", "[location]"]
+        var lines = ["version = \(config.version)", "", "[location]", "enabled = \(location.enabled)"]
         lines.append("sources = [" + location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]")
         lines.append("accuracy = \(quote(location.accuracy.description))")
         lines.append("timeout = \(number(location.timeout))")
@@ -63,9 +74,23 @@ public enum ConfigurationText {
         } else {
             lines.append("# not set")
         }
-        lines += ["", "[location.gpsd]", "host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
-        lines += ["", "[location.nmea]", location.nmea.path.map { "path = \(quote($0))" } ?? "# path not set",
+        func permission(_ source: LocationSource) -> [String] {
+            location.permissions[source].map { ["permission = \(quote($0.rawValue))"] } ?? []
+        }
+        lines.insert(contentsOf: permission(.fixed), at: lines.firstIndex(of: "[location.fixed]").map { $0 + 1 } ?? lines.count)
+        lines += ["", "[location.gpsd]"] + permission(.gpsd)
+            + ["host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
+        lines += ["", "[location.ip]"] + permission(.ip)
+            + ["services = [" + location.ip.services.map { quote($0.rawValue) }.joined(separator: ", ") + "]"]
+        for service in IPService.allCases {
+            let settings = location.ip.settings(for: service)
+            lines += ["", "[location.ip.\(service.rawValue)]", "base_url = \(quote(settings.baseURL))"]
+            if settings.token?.isEmpty == false { lines.append("token = \"[redacted]\"  # from the config file") }
+            if settings.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        }
+        lines += ["", "[location.nmea]"] + permission(.nmea) + [location.nmea.path.map { "path = \(quote($0))" } ?? "# path not set",
                   "speed = " + (location.nmea.speed == .max ? quote("max") : location.nmea.speed.description)]
+        lines += ["", "[privacy]", "coordinate_decimals = \(config.privacy.coordinateDecimals)"]
         lines += ["", "[weather]",
                   "provider = \(quote(config.weather.provider.rawValue))",
                   "units = \(quote(config.weather.units.rawValue))",
