@@ -19,18 +19,14 @@ public enum ConfigurationLoader {
 
     /// Loads `path`; a missing file gives the defaults.
     public static func load(path: String) throws -> Loaded {
-        guard FileManager.default.fileExists(atPath: path) else {
-            return Loaded(configuration: Configuration(), path: path, fileExists: false, warnings: [])
-        }
-        let data: Data
+        let text: String
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let contents = try TextFile.read(path) else {
+                return Loaded(configuration: Configuration(), path: path, fileExists: false, warnings: [])
+            }
+            text = contents
         } catch {
-            throw ConfigError.unreadable(path: path, reason: FileManager.default.isReadableFile(atPath: path)
-                                         ? "it is not a regular file" : "permission denied")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError.unreadable(path: path, reason: "it is not UTF-8 text")
+            throw ConfigError.unreadable(path: path, reason: error.reason)
         }
         let (configuration, warnings) = try parse(text, path: path)
         return Loaded(configuration: configuration, path: path, fileExists: true, warnings: warnings)

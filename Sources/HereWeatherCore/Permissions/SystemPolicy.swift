@@ -61,16 +61,12 @@ public struct SystemPolicy: Sendable, Equatable {
     /// Loads the policy at `path`: none when the file is missing; throws `SystemPolicyError`
     /// when it exists but cannot be read or is invalid.
     public static func load(path: String) throws -> SystemPolicy {
-        guard FileManager.default.fileExists(atPath: path) else { return SystemPolicy(path: path) }
-        let data: Data
+        let text: String
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let contents = try TextFile.read(path) else { return SystemPolicy(path: path) }
+            text = contents
         } catch {
-            throw SystemPolicyError.unreadable(path: path, reason: FileManager.default.isReadableFile(atPath: path)
-                                               ? "it is not a regular file" : "permission denied")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SystemPolicyError.unreadable(path: path, reason: "it is not UTF-8 text")
+            throw SystemPolicyError.unreadable(path: path, reason: error.reason)
         }
         return try parse(text, path: path)
     }
