@@ -7,6 +7,8 @@ public struct Configuration: Sendable, Equatable {
     public var location = LocationSettings()
     public var weather = WeatherSettings()
     public var privacy = PrivacySettings()
+    public var output = OutputSettings()
+    public var cache = CacheSettings()
 
     public init() {}
 
@@ -29,6 +31,26 @@ public struct Configuration: Sendable, Equatable {
         public var ip = IPSettings()
         /// Permissions written in the config (`[location.<source>] permission`), by source.
         public var permissions: [LocationSource: LocationPermission] = [:]
+    }
+
+    /// `[output]`.
+    public struct OutputSettings: Sendable, Equatable {
+        public enum Icons: String, Sendable, CaseIterable { case emoji, nerd, ascii }
+        public enum Clock: String, Sendable, CaseIterable {
+            case twentyFourHour = "24h"
+            case twelveHour = "12h"
+        }
+        /// The glyph set for conditions (day and night variants).
+        public var icons: Icons = .emoji
+        public var clock: Clock = .twentyFourHour
+    }
+
+    /// `[cache]`.
+    public struct CacheSettings: Sendable, Equatable {
+        /// Seconds a cached report stays fresh (longer when the service's Cache-Control says so).
+        public var ttl: Double = 600
+        /// Seconds a cached report may be shown, marked with its age, when the service is unreachable.
+        public var staleLimit: Double = 21_600
     }
 
     /// `[privacy]`.

@@ -54,6 +54,15 @@ public enum ConfigurationLoader {
         if let weather = try root.table("weather") {
             try readWeather(weather, into: &config.weather)
         }
+        if let output = try root.table("output") {
+            config.output.icons = try output.choice("icons", Configuration.OutputSettings.Icons.allCases) ?? config.output.icons
+            config.output.clock = try output.choice("clock", Configuration.OutputSettings.Clock.allCases) ?? config.output.clock
+        }
+        if let cache = try root.table("cache") {
+            config.cache.ttl = try cache.number("ttl", in: 0...86_400, unit: " seconds") ?? config.cache.ttl
+            config.cache.staleLimit = try cache.number("stale_limit", in: 0...2_592_000, unit: " seconds")
+                ?? config.cache.staleLimit
+        }
         if let privacy = try root.table("privacy") {
             config.privacy.coordinateDecimals = try privacy.number("coordinate_decimals", in: 0...4).map { Int($0) }
                 ?? config.privacy.coordinateDecimals

@@ -41,6 +41,14 @@ public enum ConfigurationText {
     [privacy]
     coordinate_decimals = 2   # decimals of the coordinates sent to web services (2: about 1 km)
 
+    [output]
+    icons = "emoji"           # "emoji", "nerd" (Nerd Fonts) or "ascii"
+    clock = "24h"             # "24h" or "12h"
+
+    [cache]
+    ttl = 600                 # seconds a report stays fresh (longer if the service says so)
+    stale_limit = 21600       # seconds an old report may be shown, marked, when offline
+
     [weather]
     provider = "open-meteo"   # "open-meteo" (no key needed) or "openweathermap"
     units = "metric"          # "metric" (°C, m/s, mm), "imperial" (°F, mph, in), "standard" (K, m/s, mm)
@@ -91,6 +99,8 @@ public enum ConfigurationText {
         lines += ["", "[location.nmea]"] + permission(.nmea) + [location.nmea.path.map { "path = \(quote($0))" } ?? "# path not set",
                   "speed = " + (location.nmea.speed == .max ? quote("max") : location.nmea.speed.description)]
         lines += ["", "[privacy]", "coordinate_decimals = \(config.privacy.coordinateDecimals)"]
+        lines += ["", "[output]", "icons = \(quote(config.output.icons.rawValue))", "clock = \(quote(config.output.clock.rawValue))"]
+        lines += ["", "[cache]", "ttl = \(number(config.cache.ttl))", "stale_limit = \(number(config.cache.staleLimit))"]
         lines += ["", "[weather]",
                   "provider = \(quote(config.weather.provider.rawValue))",
                   "units = \(quote(config.weather.units.rawValue))",

@@ -44,6 +44,9 @@ public enum JSONReport {
         .object([
             ("provider", .string(report.provider.rawValue)),
             ("units", .string(report.units.rawValue)),
+            ("cached", .bool(report.freshness.cached)),
+            ("age_s", .number(report.freshness.ageSeconds.rounded())),
+            ("stale", .bool(report.freshness.stale)),
             ("place", .string(report.placeName)),
             ("country", .string(report.country)),
             ("utc_offset_s", .number(Double(report.utcOffset))),

@@ -23,6 +23,8 @@ public struct WeatherReport: Sendable {
     public var hourlyStep: Int
     /// Up to 7 days, starting today.
     public var daily: [DailyForecast]
+    /// Whether the report came from the cache, how old it is, and whether it is stale.
+    public var freshness = Freshness()
 
     public init(provider: WeatherProviderKind, units: Units, placeName: String? = nil, country: String? = nil,
                 utcOffset: Int, current: CurrentConditions, hourly: [HourlyForecast] = [],
@@ -36,6 +38,22 @@ public struct WeatherReport: Sendable {
         self.hourly = hourly
         self.hourlyStep = hourlyStep
         self.daily = daily
+    }
+}
+
+/// Where a report came from: the service just now, or the cache.
+public struct Freshness: Sendable, Equatable {
+    /// Served from the cache rather than the service.
+    public var cached = false
+    /// Seconds since the service sent it.
+    public var ageSeconds: Double = 0
+    /// Older than the cache's TTL, shown because the service could not be reached.
+    public var stale = false
+
+    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false) {
+        self.cached = cached
+        self.ageSeconds = ageSeconds
+        self.stale = stale
     }
 }
 
