@@ -15,7 +15,12 @@ struct HereWeather: AsyncParsableCommand {
           here-weather --lat 27.95 --lon -82.46
           here-weather --daily --units imperial
           here-weather --json | jq .weather.current.temperature
+          here-weather --format '%c %t %w'  # one line for status bars and prompts
+          here-weather --waybar           # JSON for a waybar custom module
           here-weather config init        # write a commented config file to edit
+
+        The report options (--format and its %-codes, --waybar, --hourly, --daily, \
+        --json) are listed by `here-weather report --help`.
 
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).

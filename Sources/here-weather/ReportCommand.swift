@@ -14,7 +14,22 @@ import Glibc
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print the weather here (the default command)."
+        abstract: "Print the weather here (the default command).",
+        discussion: """
+        One-line formats (--format, for i3blocks, polybar, tmux and prompts) use wttr.in's \
+        %-codes where the meaning is the same; 1 to 4 are wttr.in's presets ("3" is "%l: %c %t"):
+        \(FormatString.codeList)
+
+        Example: here-weather --format '%c %t %w'  →  ☀️ 26.8°C ↙4.9m/s
+
+        --waybar prints {"text","tooltip","class","alt"} for a waybar custom module with \
+        "return-type": "json"; text is --format (default "\(WaybarReport.defaultText)"). \
+        On failure it still prints a line (class "error") and exits 0, so the bar shows \
+        what is wrong.
+
+        [output] icons = "emoji" | "nerd" | "ascii" and clock = "24h" | "12h" in the config \
+        file choose the glyphs and the clock for text, --format and --waybar.
+        """
     )
 
     @OptionGroup var location: LocationOptions
@@ -28,7 +43,13 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (schema in the README); errors as {\"error\":{...}}.")
     var json = false
 
-    @Flag(help: "Add the next 12 hours.")
+    @Option(help: ArgumentHelp("Print one line filled in from %-codes, e.g. '%c %t %w' (codes below; %% is a percent sign).", valueName: "string"))
+    var format: String?
+
+    @Flag(help: "Print one JSON line for waybar's custom module (text, tooltip, class, alt); exits 0 even on failure.")
+    var waybar = false
+
+    @Flag(help: "Add the next 12 hours (with a chart on a terminal).")
     var hourly = false
 
     @Flag(help: "Add the next days (up to 7).")
@@ -45,34 +66,71 @@ struct ReportCommand: AsyncParsableCommand {
         if let provider, WeatherProviderKind(rawValue: provider) == nil {
             throw ValidationError("--provider must be open-meteo or openweathermap (got \"\(provider)\").")
         }
+        if json && (format != nil || waybar) {
+            throw ValidationError("--json prints the whole report: use it without --format and --waybar.")
+        }
+        if (format != nil || waybar) && (hourly || daily) {
+            throw ValidationError("--hourly and --daily add tables to the text report: use them without --format and --waybar.")
+        }
+        _ = try reportOutput()
+    }
+
+    /// The output the options ask for; the format string is parsed here, before any work.
+    func reportOutput() throws -> ReportOutput {
+        do {
+            if waybar { return .waybar(text: try FormatString(format ?? WaybarReport.defaultText)) }
+            if let format { return .format(try FormatString(format)) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        return json ? .json : .text(hourly: hourly, daily: daily)
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        let output = try reportOutput()
+        var icons = GlyphSet.emoji
+        var spinner: Spinner?
+        defer { spinner?.stop() }
         do {
             let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
+            icons = settings.output.icons
             let (locationProvider, request) = try location.locationSetup(loaded, environment: environment)
             let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
+            var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
+                                                                  http: location.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)))
+            if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: output.isForPrograms,
+                                        verbose: location.verbose, environment: environment) {
+                let started = Spinner(SpinnerPolicy.locationMessage(sources: locationSources(settings)),
+                                      ascii: icons == .ascii)
+                weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
+                started.start()
+                spinner = started
+            }
             let lookup = WeatherLookup(
                 locationProvider: locationProvider,
                 locationRequest: request,
-                weatherProvider: ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                 http: location.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment))),
+                weatherProvider: weatherProvider,
                 units: units.flatMap(Units.init(rawValue:)) ?? settings.weather.units,
                 weatherTimeout: settings.weather.timeout,
                 recording: try weatherReplay.map(Self.readRecording))
             let (location, report) = try await lookup.run()
-            if json {
-                print(JSONReport.render(location: location, report: report))
-            } else {
-                let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
-                print(TextReport(location: location, report: report, style: style).render(hourly: hourly, daily: daily))
-            }
+            spinner?.stop()
+            output.print(location: location, report: report, output: settings.output, environment: environment)
         } catch let error as any UserFacingError {
-            throw Terminal.fail(error, json: json)
+            spinner?.stop()
+            throw output.fail(error, icons: icons)
         }
+    }
+
+    /// The location sources this run may wait on, for the spinner's words.
+    func locationSources(_ settings: Configuration) -> [LocationSource] {
+        if location.latitude != nil { return [] }
+        if location.replay != nil { return [.nmea] }
+        let only = location.sources.compactMap(LocationSource.init(rawValue:))
+        return only.isEmpty ? settings.location.sources : only
     }
 
     static func readRecording(_ path: String) throws -> Data {

@@ -43,6 +43,11 @@ public struct Configuration: Sendable, Equatable {
         /// The glyph set for conditions (day and night variants).
         public var icons: Icons = .emoji
         public var clock: Clock = .twentyFourHour
+
+        public init(icons: Icons = .emoji, clock: Clock = .twentyFourHour) {
+            self.icons = icons
+            self.clock = clock
+        }
     }
 
     /// `[cache]`.

@@ -61,8 +61,41 @@ enum Formatting {
         return "\(weekdays[local.weekday]) \(local.day < 10 ? " " : "")\(local.day) \(months[local.month - 1])"
     }
 
-    /// "14:05" at the report's offset.
-    static func clock(_ date: Date?, utcOffset: Int) -> String? {
-        date.map { LocalTime($0, utcOffset: utcOffset).clockString }
+    /// "14:05", or "2:05 PM" on a 12-hour clock, at the report's offset.
+    static func clock(_ date: Date?, utcOffset: Int, _ clock: Clock = .twentyFourHour) -> String? {
+        date.map {
+            let local = LocalTime($0, utcOffset: utcOffset)
+            guard clock == .twelveHour else { return local.clockString }
+            let hour = local.hour % 12 == 0 ? 12 : local.hour % 12
+            return "\(hour):\(LocalTime.pad(local.minute, 2)) \(local.hour < 12 ? "AM" : "PM")"
+        }
+    }
+
+    /// A short hour label for chart columns: "14", or "2p" on a 12-hour clock.
+    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: Clock) -> String {
+        let hour = LocalTime(date, utcOffset: utcOffset).hour
+        guard clock == .twelveHour else { return LocalTime.pad(hour, 2) }
+        return "\(hour % 12 == 0 ? 12 : hour % 12)\(hour < 12 ? "a" : "p")"
+    }
+
+    /// The age of data in a few characters: "now" (under a minute), "5 min", "3 h", "2 d".
+    static func age(_ seconds: Double) -> String {
+        let whole = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        if whole < 60 { return "now" }
+        if whole < 7200 { return "\(whole / 60) min" }
+        if whole < 172_800 { return "\(whole / 3600) h" }
+        return "\(whole / 86_400) d"
+    }
+
+    static let windArrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
+
+    /// The arrow the wind blows along, as wttr.in draws it: wind from the north is "↓".
+    static func windArrow(_ degrees: Double?) -> String? {
+        guard let degrees, degrees.isFinite else { return nil }
+        let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return windArrows[Int((normalized + 22.5) / 45) % 8]
     }
 }
+
+/// The `[output] clock` setting: a 24- or 12-hour clock for every time shown as text.
+public typealias Clock = Configuration.OutputSettings.Clock

@@ -4,17 +4,21 @@
 public struct TerminalStyle: Sendable {
     public let colour: Bool
     public let glyphs: Bool
+    /// Draw charts (the hourly temperature and precipitation chart): on a terminal only, so
+    /// piped output stays the plain tables.
+    public let chart: Bool
 
-    public init(colour: Bool, glyphs: Bool) {
+    public init(colour: Bool, glyphs: Bool, chart: Bool = false) {
         self.colour = colour
         self.glyphs = glyphs
+        self.chart = chart
     }
 
     /// The style for a stream: `isTerminal` from `isatty`, `environment` for `NO_COLOR`.
     public static func forOutput(isTerminal: Bool, environment: [String: String]) -> TerminalStyle {
         let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
-        return TerminalStyle(colour: isTerminal && !noColour && !dumb, glyphs: isTerminal && !noColour)
+        return TerminalStyle(colour: isTerminal && !noColour && !dumb, glyphs: isTerminal && !noColour, chart: isTerminal)
     }
 
     public static let plain = TerminalStyle(colour: false, glyphs: false)
@@ -37,6 +41,6 @@ public struct TerminalStyle: Sendable {
     }
 
     private func wrap(_ text: String, _ code: String) -> String {
-        colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        colour && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }

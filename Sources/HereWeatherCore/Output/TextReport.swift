@@ -1,27 +1,36 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The short human report, with optional hourly and daily tables.
 public struct TextReport: Sendable {
     public var location: Location
     public var report: WeatherReport
     public var style: TerminalStyle
+    /// `[output]`: the glyph set and the clock.
+    public var output: Configuration.OutputSettings
 
-    public init(location: Location, report: WeatherReport, style: TerminalStyle) {
+    public init(location: Location, report: WeatherReport, style: TerminalStyle,
+                output: Configuration.OutputSettings = Configuration.OutputSettings()) {
         self.location = location
         self.report = report
         self.style = style
+        self.output = output
     }
 
     /// The place: the location's name, the provider's, or the coordinates.
-    var placeName: String {
-        if let name = location.name, !name.isEmpty { return name }
-        if let name = report.placeName {
-            return report.country.map { "\(name), \($0)" } ?? name
-        }
-        return Formatting.coordinate(location.coordinate)
-    }
+    var placeName: String { ReportFields(location: location, report: report).place }
 
-    /// The report lines (no trailing newline).
+    /// The report lines (no trailing newline). On a terminal (`style.chart`) the hourly
+    /// table comes with a chart of temperature and precipitation above it.
     public func render(hourly: Bool = false, daily: Bool = false) -> String {
         var lines = summary()
+        if hourly && style.chart && !report.hourly.isEmpty {
+            let chart = HourlyChart(report: report, clock: output.clock, ascii: output.icons == .ascii)
+            lines += [""] + chart.lines().map { (style.dim($0.label) + $0.bars + style.dim($0.note)).trimmingSuffixSpaces }
+        }
         if hourly { lines += [""] + hourlyTable() }
         if daily { lines += [""] + dailyTable() }
         return lines.joined(separator: "\n")
@@ -37,7 +46,7 @@ public struct TextReport: Sendable {
         lines.append(style.bold(placeName) + style.dim(" (\(origin))"))
 
         var sky = current.description.isEmpty ? current.condition.rawValue : current.description
-        if style.glyphs { sky = current.condition.glyph(isDay: current.isDay) + "  " + sky }
+        if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
         var temperature = temperatureText(current.temperature) ?? "temperature unknown"
         temperature = style.temperature(temperature, celsius: celsius(current.temperature))
         if let feels = temperatureText(current.feelsLike) { temperature += ", feels like \(feels)" }
@@ -57,11 +66,17 @@ public struct TextReport: Sendable {
         if let low = temperatureText(current.temperatureMin), let high = temperatureText(current.temperatureMax) {
             more.append("Today \(low) to \(high)")
         }
-        if let sunrise = Formatting.clock(current.sunrise, utcOffset: report.utcOffset) { more.append("Sunrise \(sunrise)") }
-        if let sunset = Formatting.clock(current.sunset, utcOffset: report.utcOffset) { more.append("Sunset \(sunset)") }
+        if let sunrise = clock(current.sunrise) { more.append("Sunrise \(sunrise)") }
+        if let sunset = clock(current.sunset) { more.append("Sunset \(sunset)") }
         lines.append(more.joined(separator: " · "))
-        let observed = Formatting.clock(current.time, utcOffset: report.utcOffset) ?? ""
-        lines.append(style.dim("\(report.provider.displayName), \(observed) local time"))
+        let observed = clock(current.time) ?? ""
+        var source = "\(report.provider.displayName), \(observed) local time"
+        if report.freshness.cached {
+            let age = Formatting.age(report.freshness.ageSeconds)
+            source += age == "now" ? ", cached just now" : ", cached \(age) ago"
+            if report.freshness.stale { source += " (stale: the service could not be reached)" }
+        }
+        lines.append(style.dim(source))
         return lines
     }
 
@@ -69,7 +84,7 @@ public struct TextReport: Sendable {
         let stepHours = max(1, report.hourlyStep / 3600)
         let title = stepHours == 1 ? "Next \(report.hourly.count) hours" : "Next \(report.hourly.count * stepHours) hours (\(stepHours)-hour steps)"
         let rows = report.hourly.map { hour -> [String] in
-            [Formatting.clock(hour.time, utcOffset: report.utcOffset) ?? "",
+            [clock(hour.time) ?? "",
              temperatureText(hour.temperature) ?? "-",
              temperatureText(hour.feelsLike) ?? "-",
              amountText(hour.precipitation),
@@ -112,9 +127,19 @@ public struct TextReport: Sendable {
     }
 
     func windText(speed: Double?, direction: Double?) -> String? {
+        Self.windWords(speed: speed, direction: direction, units: report.units)
+    }
+
+    /// "4.9 m/s from NNE".
+    static func windWords(speed: Double?, direction: Double?, units: Units) -> String? {
         guard let speed else { return nil }
-        let text = Formatting.fixed(speed, 1) + " " + report.units.speedSymbol
+        let text = Formatting.fixed(speed, 1) + " " + units.speedSymbol
         return Formatting.compass(direction).map { "\(text) from \($0)" } ?? text
+    }
+
+    /// A time at the report's offset on the configured clock.
+    func clock(_ date: Date?) -> String? {
+        Formatting.clock(date, utcOffset: report.utcOffset, output.clock)
     }
 
     func amountText(_ value: Double?) -> String {
@@ -136,7 +161,7 @@ public struct TextReport: Sendable {
 
     func skyText(_ condition: Condition, _ description: String, isDay: Bool?) -> String {
         let words = description.isEmpty ? condition.rawValue : description
-        return style.glyphs ? condition.glyph(isDay: isDay) + " " + words : words
+        return style.glyphs ? condition.glyph(output.icons, isDay: isDay) + " " + words : words
     }
 
     /// `value` in °C, for colouring.
@@ -152,4 +177,5 @@ public struct TextReport: Sendable {
 
 extension String {
     var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    var trimmingSuffixSpaces: String { String(self[..<(lastIndex { $0 != " " }.map(index(after:)) ?? startIndex)]) }
 }

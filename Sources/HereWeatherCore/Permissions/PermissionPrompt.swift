@@ -35,6 +35,11 @@ public struct FileDescriptorPrompt: PermissionPrompt {
     public var isInteractive: Bool { isatty(input) == 1 && isatty(output) == 1 }
 
     public func ask(_ question: String) -> String? {
+        // No spinner draws over the question while the user reads and answers it.
+        Spinner.paused { askNow(question) }
+    }
+
+    private func askNow(_ question: String) -> String? {
         write(question)
         var line: [UInt8] = []
         var byte: UInt8 = 0
@@ -54,7 +59,7 @@ public struct FileDescriptorPrompt: PermissionPrompt {
     }
 
     public func tell(_ line: String) {
-        write(line + "\n")
+        Spinner.paused { write(line + "\n") }
     }
 
     private func write(_ text: String) {

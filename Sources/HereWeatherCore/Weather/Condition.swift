@@ -16,21 +16,4 @@ public enum Condition: String, Sendable, CaseIterable {
     case thunderstorm
     case wind
     case unknown
-
-    /// A glyph for a terminal, with day and night variants where the sky shows.
-    public func glyph(isDay: Bool?) -> String {
-        let night = isDay == false
-        switch self {
-        case .clear: return night ? "🌙" : "☀️"
-        case .partlyCloudy: return night ? "☁️" : "⛅"
-        case .cloudy: return "☁️"
-        case .fog, .haze: return "🌫️"
-        case .drizzle, .rain: return "🌧️"
-        case .freezingRain, .sleet: return "🌨️"
-        case .snow: return "❄️"
-        case .thunderstorm: return "⛈️"
-        case .wind: return "💨"
-        case .unknown: return "?"
-        }
-    }
 }

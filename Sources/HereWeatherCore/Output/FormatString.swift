@@ -1,0 +1,148 @@
+/// A `--format` string parsed once into literal text and %-codes, like wttr.in's one-line
+/// `format=` (its codes where the meaning is the same).
+///
+/// Parsed before any location or network work, so a bad code is a usage error (exit 64)
+/// at once. `1` to `4` are wttr.in's preset formats.
+public struct FormatString: Sendable, Equatable {
+    /// A piece of the format: text to copy, or a value to fill in.
+    public enum Token: Sendable, Equatable {
+        case literal(String)
+        case code(Code)
+    }
+
+    /// What a %-code stands for.
+    public enum Code: String, Sendable, CaseIterable {
+        case glyph, conditionWords, plainSymbol, temperature, feelsLike, wind, humidity
+        case precipitation, pressure, sunrise, sunset, place, provenance, age, percent
+
+        /// The letter after `%`; sunrise also answers to wttr.in's `%S`.
+        public var letter: Character {
+            switch self {
+            case .glyph: return "c"
+            case .conditionWords: return "C"
+            case .plainSymbol: return "x"
+            case .temperature: return "t"
+            case .feelsLike: return "f"
+            case .wind: return "w"
+            case .humidity: return "h"
+            case .precipitation: return "p"
+            case .pressure: return "P"
+            case .sunrise: return "u"
+            case .sunset: return "s"
+            case .place: return "l"
+            case .provenance: return "L"
+            case .age: return "a"
+            case .percent: return "%"
+            }
+        }
+
+        /// What the code shows, for `--help` and error messages.
+        public var summary: String {
+            switch self {
+            case .glyph: return "condition glyph (per [output] icons)"
+            case .conditionWords: return "condition in words"
+            case .plainSymbol: return "condition as a plain-text symbol"
+            case .temperature: return "temperature"
+            case .feelsLike: return "feels-like temperature"
+            case .wind: return "wind: direction arrow and speed"
+            case .humidity: return "humidity"
+            case .precipitation: return "precipitation"
+            case .pressure: return "pressure (hPa)"
+            case .sunrise: return "sunrise (also %S)"
+            case .sunset: return "sunset"
+            case .place: return "place"
+            case .provenance: return "location source and accuracy"
+            case .age: return "age of the weather data"
+            case .percent: return "a % sign"
+            }
+        }
+
+        static let byLetter: [Character: Code] = {
+            var table = Dictionary(uniqueKeysWithValues: allCases.map { ($0.letter, $0) })
+            table["S"] = .sunrise
+            return table
+        }()
+    }
+
+    /// wttr.in's preset one-line formats.
+    public static let presets: [String: String] = [
+        "1": "%c %t",
+        "2": "%c 🌡️%t 🌬️%w",
+        "3": "%l: %c %t",
+        "4": "%l: %c 🌡️%t 🌬️%w",
+    ]
+
+    /// Every code, one per line ("%c  condition glyph ..."), for `--help`.
+    public static var codeList: String {
+        Code.allCases.map { "  %\($0.letter)  \($0.summary)" }.joined(separator: "\n")
+    }
+
+    public let tokens: [Token]
+
+    /// Parses `text`; throws a `UsageError` naming an unknown code or a lone trailing `%`.
+    public init(_ text: String) throws(UsageError) {
+        let source = Self.presets[text] ?? text
+        var tokens: [Token] = []
+        var literal = ""
+        var index = source.startIndex
+        while index < source.endIndex {
+            let character = source[index]
+            index = source.index(after: index)
+            guard character == "%" else {
+                literal.append(character)
+                continue
+            }
+            guard index < source.endIndex else {
+                throw UsageError("--format ends with a lone %; write %% for a percent sign.")
+            }
+            let letter = source[index]
+            index = source.index(after: index)
+            guard let code = Code.byLetter[letter] else {
+                let known = (Code.allCases.map { "%\($0.letter)" } + ["%S"]).joined(separator: " ")
+                throw UsageError("--format has an unknown code %\(letter). Known codes: \(known) (see --help).")
+            }
+            if code == .percent {
+                literal.append("%")
+                continue
+            }
+            if !literal.isEmpty { tokens.append(.literal(literal)) }
+            literal = ""
+            tokens.append(.code(code))
+        }
+        if !literal.isEmpty { tokens.append(.literal(literal)) }
+        self.tokens = tokens
+    }
+
+    /// The format filled in from `fields`.
+    public func render(_ fields: ReportFields) -> String {
+        tokens.map { token in
+            switch token {
+            case .literal(let text): return text
+            case .code(let code): return fields.value(code)
+            }
+        }.joined()
+    }
+}
+
+extension ReportFields {
+    /// The value a %-code stands for.
+    public func value(_ code: FormatString.Code) -> String {
+        switch code {
+        case .glyph: return glyph
+        case .conditionWords: return conditionWords
+        case .plainSymbol: return plainSymbol
+        case .temperature: return temperature
+        case .feelsLike: return feelsLike
+        case .wind: return wind
+        case .humidity: return humidity
+        case .precipitation: return precipitation
+        case .pressure: return pressure
+        case .sunrise: return sunrise
+        case .sunset: return sunset
+        case .place: return place
+        case .provenance: return provenance
+        case .age: return age
+        case .percent: return "%"
+        }
+    }
+}

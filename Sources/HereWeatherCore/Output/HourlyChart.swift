@@ -1,0 +1,82 @@
+/// A small chart of the next hours for a terminal: temperature as bars scaled between the
+/// period's low and high, and the chance of precipitation as bars from 0 to 100%, each
+/// column under its hour.
+///
+/// ```
+///          14 15 16 17 18 19 20 21 22 23 00 01
+/// Temp     ██ ██ ▇▇ ▆▆ ▅▅ ▄▄ ▃▃ ▂▂ ▂▂ ▁▁ ▁▁ ▁▁  18.2 to 26.7 °C
+/// Precip   ·  ·  ·  ▁▁ ▃▃ ▅▅ ▂▂ ·  ·  ·  ·  ·   up to 40%, 1.2 mm in all
+/// ```
+///
+/// With ASCII icons the bars are drawn with `_,-~=+*#` and "no chance" is a ".".
+public struct HourlyChart: Sendable {
+    /// One row: a label column, the bars, and a note after them.
+    public struct Row: Sendable, Equatable {
+        public var label: String
+        public var bars: String
+        public var note: String
+    }
+
+    public var report: WeatherReport
+    public var clock: Clock
+    public var ascii: Bool
+
+    public init(report: WeatherReport, clock: Clock = .twentyFourHour, ascii: Bool = false) {
+        self.report = report
+        self.clock = clock
+        self.ascii = ascii
+    }
+
+    static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    static let asciiLevels: [Character] = ["_", ",", "-", "~", "=", "+", "*", "#"]
+    static let labelWidth = 9
+
+    /// The hour row, the temperature row and the precipitation row.
+    public func lines() -> [Row] {
+        let hours = report.hourly
+        let labels = hours.map { Formatting.hourLabel($0.time, utcOffset: report.utcOffset, clock) }
+        let width = (labels.map(\.count).max() ?? 2) + 1
+        let levels = ascii ? Self.asciiLevels : Self.blocks
+        let header = labels.map { Formatting.pad($0, width) }.joined()
+
+        let temperatures = hours.map(\.temperature)
+        let known = temperatures.compactMap { $0 }
+        let low = known.min() ?? 0
+        let high = known.max() ?? 0
+        let temperatureBars = temperatures.map { value in
+            cell(value.map { high > low ? ($0 - low) / (high - low) : 0.5 }, width: width, levels: levels)
+        }.joined()
+        let symbol = report.units.temperatureSymbol
+        let temperatureNote = known.isEmpty ? "no temperatures"
+            : "\(Formatting.fixed(low, 1)) to \(Formatting.fixed(high, 1)) \(symbol)"
+
+        let chances = hours.map(\.precipitationProbability)
+        let chanceBars = chances.map { value in
+            cell(value.map { $0 > 0 ? min(1, $0 / 100) : -1 }, width: width, levels: levels)
+        }.joined()
+        let total = hours.compactMap(\.precipitation).reduce(0, +)
+        let highestChance = chances.compactMap { $0 }.max()
+        var notes: [String] = []
+        if let highestChance, highestChance > 0 { notes.append("up to \(Formatting.fixed(highestChance, 0))%") }
+        if total > 0 {
+            let decimals = report.units == .imperial ? 2 : 1
+            notes.append("\(Formatting.fixed(total, decimals)) \(report.units.precipitationSymbol) in all")
+        }
+        let precipitationNote = notes.isEmpty ? (highestChance == nil ? "chance not reported" : "none expected")
+            : notes.joined(separator: ", ")
+        return [
+            Row(label: Formatting.pad("", Self.labelWidth), bars: header, note: ""),
+            Row(label: Formatting.pad("Temp", Self.labelWidth), bars: temperatureBars, note: " " + temperatureNote),
+            Row(label: Formatting.pad("Precip", Self.labelWidth), bars: chanceBars, note: " " + precipitationNote),
+        ]
+    }
+
+    /// One column: `fraction` (0...1) as a bar `width - 1` wide; a dot for a negative
+    /// fraction (nothing), a blank for a missing value.
+    func cell(_ fraction: Double?, width: Int, levels: [Character]) -> String {
+        guard let fraction, fraction.isFinite else { return String(repeating: " ", count: width) }
+        guard fraction >= 0 else { return Formatting.pad(ascii ? "." : "·", width) }
+        let level = min(levels.count - 1, Int((fraction * Double(levels.count - 1)).rounded()))
+        return String(repeating: levels[level], count: width - 1) + " "
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The current conditions as short strings, for one-line formats and the status-bar tooltip.
+///
+/// Values are compact, like wttr.in's one-line codes ("26.8°C", "↙4.9m/s", "65%"); anything
+/// the provider did not give is "-". Times follow `[output] clock`; glyphs `[output] icons`.
+public struct ReportFields: Sendable {
+    public var location: Location
+    public var report: WeatherReport
+    public var output: Configuration.OutputSettings
+    /// The time ages are measured against (GPS fix age in `provenance`).
+    public var now: Date
+
+    public init(location: Location, report: WeatherReport,
+                output: Configuration.OutputSettings = Configuration.OutputSettings(), now: Date = Date()) {
+        self.location = location
+        self.report = report
+        self.output = output
+        self.now = now
+    }
+
+    static let missing = "-"
+
+    /// The place: the location's name, the provider's (with its country), or the coordinates.
+    public var place: String {
+        if let name = location.name, !name.isEmpty { return name }
+        if let name = report.placeName {
+            return report.country.map { "\(name), \($0)" } ?? name
+        }
+        return Formatting.coordinate(location.coordinate)
+    }
+
+    /// The condition's glyph in the configured set, day or night.
+    public var glyph: String { report.current.condition.glyph(output.icons, isDay: report.current.isDay) }
+
+    /// wttr.in's plain-text symbol ("o", "m", "/"), whatever the glyph set.
+    public var plainSymbol: String { report.current.condition.glyph(.ascii, isDay: report.current.isDay) }
+
+    /// The provider's words for the condition ("Mainly clear"), else the vocabulary's.
+    public var conditionWords: String {
+        report.current.description.isEmpty ? report.current.condition.words.capitalizedFirst : report.current.description
+    }
+
+    public var temperature: String { compactTemperature(report.current.temperature) }
+    public var feelsLike: String { compactTemperature(report.current.feelsLike) }
+
+    /// "↙4.9m/s": the arrow the wind blows along, then the speed ("NNE 4.9m/s" with ASCII icons).
+    public var wind: String {
+        guard let speed = report.current.windSpeed else { return Self.missing }
+        let text = Formatting.fixed(speed, 1) + report.units.speedSymbol
+        let direction = report.current.windDirection
+        if output.icons == .ascii {
+            return Formatting.compass(direction).map { "\($0) \(text)" } ?? text
+        }
+        return (Formatting.windArrow(direction) ?? "") + text
+    }
+
+    public var humidity: String {
+        report.current.humidity.map { Formatting.fixed($0, 0) + "%" } ?? Self.missing
+    }
+
+    /// The amount the provider reports for its latest period ("0.0mm", "0.02in").
+    public var precipitation: String {
+        guard let total = report.current.precipitation?.total else { return Self.missing }
+        return Formatting.fixed(total, report.units == .imperial ? 2 : 1) + report.units.precipitationSymbol
+    }
+
+    public var pressure: String {
+        report.current.pressure.map { Formatting.fixed($0, 0) + "hPa" } ?? Self.missing
+    }
+
+    public var sunrise: String { clock(report.current.sunrise) ?? Self.missing }
+    public var sunset: String { clock(report.current.sunset) ?? Self.missing }
+
+    /// Where the location came from: `Provenance.text`.
+    public var provenance: String { Provenance.text(location, now: now) }
+
+    /// How old the weather data is: "now", "5 min", "3 h".
+    public var age: String { Formatting.age(report.freshness.ageSeconds) }
+
+    /// A time at the report's offset on the configured clock.
+    public func clock(_ date: Date?) -> String? {
+        Formatting.clock(date, utcOffset: report.utcOffset, output.clock)
+    }
+
+    func compactTemperature(_ value: Double?) -> String {
+        value.map { Formatting.fixed($0, 1) + report.units.temperatureSymbol } ?? Self.missing
+    }
+}

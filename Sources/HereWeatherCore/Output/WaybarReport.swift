@@ -1,0 +1,79 @@
+/// `--waybar`: one JSON line for waybar's custom module with `"return-type": "json"`.
+///
+/// `{"text","tooltip","class","alt"}`: `text` is a short format, `tooltip` a few lines of
+/// detail, `class` the condition's vocabulary name (plus `stale` for an old cached report) for
+/// CSS, `alt` the condition for `format-icons`. Waybar reads `text` and `tooltip` as Pango
+/// markup, so `&`, `<` and `>` are escaped. `class` is one string, or an array of strings
+/// when there are several.
+public enum WaybarReport {
+    /// The default `text`: the glyph and the temperature.
+    public static let defaultText = "%c %t"
+
+    /// The line for a report; `text` is `format` filled in.
+    public static func render(_ fields: ReportFields, format: FormatString) -> String {
+        let current = fields.report.current
+        var classes = [current.condition.rawValue]
+        if fields.report.freshness.stale { classes.append("stale") }
+        return line(text: format.render(fields), tooltip: tooltip(fields), classes: classes,
+                    alt: current.condition.rawValue)
+    }
+
+    /// The line for a failure, so the bar shows what is wrong instead of nothing: a short
+    /// `text`, the whole message as `tooltip`, classes `error` and the error's code.
+    public static func error(_ error: any UserFacingError, icons: GlyphSet = .emoji) -> String {
+        let mark = icons == .emoji ? "⚠️ " : icons == .nerd ? "\u{F071} " : "! "
+        return line(text: mark + shortText(error.exitStatus), tooltip: "here-weather: " + error.message,
+                    classes: ["error", error.exitStatus.code], alt: "error")
+    }
+
+    /// A few words for the bar, by exit status.
+    static func shortText(_ status: ExitStatus) -> String {
+        switch status {
+        case .noLocation: return "no location"
+        case .notPermitted: return "location off"
+        case .serviceUnavailable: return "weather offline"
+        case .configuration: return "config error"
+        case .noInput: return "no input"
+        case .usage: return "usage error"
+        case .cannotCreate: return "write error"
+        case .ok: return "ok"
+        }
+    }
+
+    /// The tooltip: place, condition, temperatures, wind, humidity, sun, source, age.
+    static func tooltip(_ fields: ReportFields) -> String {
+        let current = fields.report.current
+        var lines = [fields.place, "\(fields.glyph) \(fields.conditionWords)"]
+        var temperature = "Temperature \(fields.temperature)"
+        if current.feelsLike != nil { temperature += ", feels like \(fields.feelsLike)" }
+        lines.append(temperature)
+        if let wind = TextReport.windWords(speed: current.windSpeed, direction: current.windDirection, units: fields.report.units) {
+            lines.append("Wind " + wind)
+        }
+        if current.humidity != nil { lines.append("Humidity \(fields.humidity)") }
+        if current.sunrise != nil || current.sunset != nil {
+            lines.append("Sunrise \(fields.sunrise) · Sunset \(fields.sunset)")
+        }
+        lines.append("Location: \(fields.provenance)")
+        var age = "\(fields.report.provider.displayName), "
+        age += fields.age == "now" ? "updated now" : "\(fields.age) old"
+        if fields.report.freshness.stale { age += " (stale: the service could not be reached)" }
+        lines.append(age)
+        return lines.joined(separator: "\n")
+    }
+
+    static func line(text: String, tooltip: String, classes: [String], alt: String) -> String {
+        let classValue: JSONOutput = classes.count == 1 ? .string(classes[0]) : .array(classes.map { .string($0) })
+        return JSONOutput.object([
+            ("text", .string(markup(text))),
+            ("tooltip", .string(markup(tooltip))),
+            ("class", classValue),
+            ("alt", .string(alt)),
+        ]).serialized()
+    }
+
+    /// Escapes Pango markup's special characters.
+    static func markup(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    }
+}

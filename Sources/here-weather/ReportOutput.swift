@@ -1,0 +1,73 @@
+import ArgumentParser
+import HereWeatherCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the report command prints: the text report, JSON, a one-line format or waybar JSON.
+enum ReportOutput {
+    case text(hourly: Bool, daily: Bool)
+    case json
+    case format(FormatString)
+    case waybar(text: FormatString)
+
+    /// Output for programs (no spinner, no prompts drawn over).
+    var isForPrograms: Bool {
+        if case .text = self { return false }
+        return true
+    }
+
+    /// Prints the report for `location`.
+    func print(location: Location, report: WeatherReport, output settings: Configuration.OutputSettings,
+               environment: [String: String]) {
+        let fields = ReportFields(location: location, report: report, output: settings)
+        switch self {
+        case .text(let hourly, let daily):
+            let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
+            Swift.print(TextReport(location: location, report: report, style: style, output: settings)
+                .render(hourly: hourly, daily: daily))
+        case .json:
+            Swift.print(JSONReport.render(location: location, report: report))
+        case .format(let format):
+            Swift.print(format.render(fields))
+        case .waybar(let text):
+            Swift.print(WaybarReport.render(fields, format: text))
+        }
+    }
+
+    /// Reports `error` and returns the exit to throw. With `--waybar` the bar still gets a
+    /// valid line (class `error`) and the exit status is 0: waybar hides a custom module whose
+    /// command exits non-zero, which would leave the user with nothing to see. The message
+    /// also goes to stderr, which waybar logs.
+    func fail(_ error: any UserFacingError, icons: GlyphSet) -> ExitCode {
+        guard case .waybar = self else {
+            if case .json = self { return Terminal.fail(error, json: true) }
+            return Terminal.fail(error, json: false)
+        }
+        Swift.print(WaybarReport.error(error, icons: icons))
+        Terminal.standardError("here-weather: " + error.message)
+        return .success
+    }
+}
+
+/// A weather provider that tells the spinner when the fetch starts.
+struct AnnouncedWeatherProvider: WeatherProvider {
+    let base: any WeatherProvider
+    let spinner: Spinner
+
+    var kind: WeatherProviderKind { base.kind }
+
+    func report(for query: WeatherQuery) async throws -> WeatherReport {
+        spinner.update(SpinnerPolicy.weatherMessage(base.kind))
+        return try await base.report(for: query)
+    }
+
+    func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        try base.report(fromRecording: data, units: units)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+
+/// `--format`: every %-code against the Tampa Open-Meteo recording, parsing and its errors,
+/// and the command line rejecting a bad format before any location or network work.
+@Suite struct FormatStringTests {
+    static let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient())
+
+    static func report(_ fixture: String = "tampa-metric.json", units: Units = .metric) throws -> WeatherReport {
+        try provider.report(fromRecording: Fixtures.data("weather/open-meteo/\(fixture)"), units: units)
+    }
+
+    static let tampa = Location(coordinate: Coordinate(latitude: 27.9506, longitude: -82.4572), horizontalAccuracy: 1000,
+                                timestamp: Date(timeIntervalSince1970: 1_795_374_900), source: .fixed, name: "Tampa")
+
+    func fields(_ report: WeatherReport, output: Configuration.OutputSettings = .init()) -> ReportFields {
+        ReportFields(location: Self.tampa, report: report, output: output, now: Date(timeIntervalSince1970: 1_795_374_900))
+    }
+
+    func render(_ format: String, _ report: WeatherReport, output: Configuration.OutputSettings = .init()) throws -> String {
+        try FormatString(format).render(fields(report, output: output))
+    }
+
+    @Test(arguments: [
+        ("%c", "☀️"),
+        ("%C", "Mainly clear"),
+        ("%x", "o"),
+        ("%t", "26.8°C"),
+        ("%f", "26.9°C"),
+        ("%w", "↙4.9m/s"),          // from 30° (NNE): blowing towards the south-west
+        ("%h", "65%"),
+        ("%p", "0.0mm"),
+        ("%P", "1019hPa"),
+        ("%u", "06:56"),
+        ("%S", "06:56"),
+        ("%s", "17:35"),
+        ("%l", "Tampa"),
+        ("%L", "fixed: Tampa"),
+        ("%a", "now"),
+        ("%%", "%"),
+    ])
+    func everyCode(_ format: String, _ expected: String) throws {
+        #expect(try render(format, Self.report()) == expected)
+    }
+
+    @Test func everyCodeIsCoveredAbove() {
+        // A new code needs a row in `everyCode`: the list there has one per code, plus %S.
+        #expect(FormatString.Code.allCases.count == 15)
+    }
+
+    @Test func literalsAndCodesTogether() throws {
+        #expect(try render("%l: %c %t (%h humidity, 100%%)", Self.report()) == "Tampa: ☀️ 26.8°C (65% humidity, 100%)")
+        #expect(try render("", Self.report()) == "")
+        #expect(try render("no codes", Self.report()) == "no codes")
+    }
+
+    @Test func parsesOnceIntoTokens() throws {
+        let format = try FormatString("T=%t%%!")
+        #expect(format.tokens == [.literal("T="), .code(.temperature), .literal("%!")])
+    }
+
+    @Test func wttrPresets() throws {
+        #expect(try render("1", Self.report()) == "☀️ 26.8°C")
+        #expect(try render("3", Self.report()) == "Tampa: ☀️ 26.8°C")
+        #expect(try render("4", Self.report()) == "Tampa: ☀️ 🌡️26.8°C 🌬️↙4.9m/s")
+    }
+
+    @Test func unknownCodeIsAUsageErrorNamingIt() {
+        do {
+            _ = try FormatString("%t %q")
+            Issue.record("%q was accepted")
+        } catch {
+            #expect(error.exitStatus == .usage)
+            #expect(error.message.contains("unknown code %q"))
+            #expect(error.message.contains("%t"), "lists the known codes")
+        }
+    }
+
+    @Test func lonePercentAtTheEndIsAUsageError() {
+        #expect(throws: UsageError.self) { try FormatString("100%") }
+    }
+
+    @Test func imperialUnits() throws {
+        let report = try Self.report("denver-imperial.json", units: .imperial)
+        let text = try render("%t|%f|%w|%p", report)
+        let parts = text.split(separator: "|").map(String.init)
+        #expect(parts[0].hasSuffix("°F") && parts[1].hasSuffix("°F"))
+        #expect(parts[2].hasSuffix("mph"))
+        #expect(parts[3].hasSuffix("in"))
+    }
+
+    @Test func missingValuesAreADash() throws {
+        let report = try Self.report("nulls.json")
+        #expect(report.current.sunrise == nil)
+        #expect(try render("%u", report) == "-")
+    }
+
+    @Test func ageOfTheData() throws {
+        var report = try Self.report()
+        for (seconds, expected) in [(0.0, "now"), (59, "now"), (300, "5 min"), (7199, "119 min"), (7200, "2 h"), (200_000, "2 d")] {
+            report.freshness = Freshness(cached: true, ageSeconds: seconds)
+            #expect(try render("%a", report) == expected, "\(seconds) s")
+        }
+    }
+
+    @Test func asciiIconsUseCompassWordsForWind() throws {
+        #expect(try render("%c %w", Self.report(), output: .init(icons: .ascii)) == "o NNE 4.9m/s")
+    }
+
+    // MARK: The command line
+
+    @Test func formatOnTheCommandLine() throws {
+        let runner = try CommandRunner()
+        let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
+        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay, "--format", "%c %t %w %h"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "☀️ 26.8°C ↙4.9m/s 65%\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func badFormatFailsBeforeAnyLocationWork() throws {
+        // No location is configured: a run would end with 75. The format is checked first.
+        let runner = try CommandRunner()
+        let result = try runner.run(["--format", "%c %Q"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown code %Q"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func formatDoesNotGoWithJSONOrTables() throws {
+        let runner = try CommandRunner()
+        for arguments in [["--format", "%t", "--json"], ["--format", "%t", "--hourly"], ["--waybar", "--json"]] {
+            let result = try runner.run(["--lat", "1", "--lon", "2"] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+        }
+    }
+
+    @Test func helpListsTheCodes() throws {
+        let result = try CommandRunner().run(["report", "--help"])
+        #expect(result.status == 0)
+        for code in FormatString.Code.allCases {
+            #expect(result.stdout.contains("%\(code.letter)  \(code.summary)"), "%\(code.letter)")
+        }
+        #expect(result.stdout.contains("--waybar"))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+
+/// `[output] icons` (emoji, nerd, ascii; day and night) and `[output] clock` (24h, 12h) in
+/// the text report, `--format` and the waybar tooltip; JSON keeps ISO 8601.
+@Suite struct IconAndClockTests {
+    // MARK: Glyph sets
+
+    @Test func clearSkyInEachSet() {
+        #expect(Condition.clear.glyph(.emoji, isDay: true) == "☀️")
+        #expect(Condition.clear.glyph(.emoji, isDay: false) == "🌙")
+        #expect(Condition.clear.glyph(.nerd, isDay: true) == "\u{E30D}")    // nf-weather-day_sunny
+        #expect(Condition.clear.glyph(.nerd, isDay: false) == "\u{E32B}")   // nf-weather-night_clear
+        #expect(Condition.clear.glyph(.ascii, isDay: true) == "o")
+        #expect(Condition.clear.glyph(.ascii, isDay: false) == ")")
+    }
+
+    @Test func unknownDayOrNightShowsTheDayGlyph() {
+        for set in GlyphSet.allCases {
+            #expect(Condition.clear.glyph(set, isDay: nil) == Condition.clear.glyph(set, isDay: true))
+        }
+    }
+
+    @Test(arguments: Condition.allCases)
+    func everyConditionHasAGlyphInEverySet(_ condition: Condition) {
+        for isDay in [true, false] {
+            let nerd = condition.glyph(.nerd, isDay: isDay)
+            #expect(nerd.unicodeScalars.count == 1)
+            #expect((0xE300...0xE3EB).contains(nerd.unicodeScalars.first!.value), "\(condition) is a Nerd Fonts weather icon")
+            let ascii = condition.glyph(.ascii, isDay: isDay)
+            #expect(!ascii.isEmpty && ascii.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 })
+            #expect(!condition.glyph(.emoji, isDay: isDay).isEmpty)
+        }
+    }
+
+    @Test func nerdSetHasNightVariants() {
+        let withNight: [Condition] = [.clear, .partlyCloudy, .drizzle, .rain, .snow, .thunderstorm]
+        for condition in withNight {
+            #expect(condition.glyph(.nerd, isDay: true) != condition.glyph(.nerd, isDay: false), "\(condition)")
+        }
+    }
+
+    @Test func textReportUsesTheConfiguredSet() throws {
+        let report = try FormatStringTests.report()
+        let style = TerminalStyle(colour: false, glyphs: true)
+        let nerd = TextReport(location: FormatStringTests.tampa, report: report, style: style, output: .init(icons: .nerd)).render()
+        #expect(nerd.contains("\u{E30D}  Mainly clear"))
+        let ascii = TextReport(location: FormatStringTests.tampa, report: report, style: style, output: .init(icons: .ascii)).render()
+        #expect(ascii.contains("o  Mainly clear"))
+    }
+
+    // MARK: Clock
+
+    @Test(arguments: [(0, 5, "12:05 AM", "00:05"), (9, 30, "9:30 AM", "09:30"), (12, 0, "12:00 PM", "12:00"), (17, 35, "5:35 PM", "17:35"), (23, 59, "11:59 PM", "23:59")])
+    func twelveAndTwentyFourHourClocks(_ hour: Int, _ minute: Int, _ twelve: String, _ twentyFour: String) {
+        let date = LocalTime(year: 2026, month: 11, day: 22, hour: hour, minute: minute).date(utcOffset: -18000)
+        #expect(Formatting.clock(date, utcOffset: -18000, .twelveHour) == twelve)
+        #expect(Formatting.clock(date, utcOffset: -18000, .twentyFourHour) == twentyFour)
+    }
+
+    @Test func twelveHourClockInTheTextReport() throws {
+        let report = try FormatStringTests.report()
+        let text = TextReport(location: FormatStringTests.tampa, report: report, style: .plain,
+                              output: .init(clock: .twelveHour)).render(hourly: true)
+        #expect(text.contains("Sunrise 6:56 AM"))
+        #expect(text.contains("Sunset 5:35 PM"))
+        #expect(text.contains("Open-Meteo, 2:15 PM local time"))
+        #expect(text.contains("\n2:00 PM   26.7 °C"), "hourly rows start with the 12-hour time, aligned")
+        #expect(!text.contains("14:00"))
+    }
+
+    @Test func twelveHourClockInFormatAndTooltip() throws {
+        let fields = ReportFields(location: FormatStringTests.tampa, report: try FormatStringTests.report(),
+                                  output: .init(clock: .twelveHour))
+        #expect(try FormatString("%u-%s").render(fields) == "6:56 AM-5:35 PM")
+        #expect(WaybarReport.tooltip(fields).contains("Sunrise 6:56 AM · Sunset 5:35 PM"))
+    }
+
+    @Test func textReportSaysWhenTheReportIsCached() throws {
+        var report = try FormatStringTests.report()
+        let fresh = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        #expect(fresh.hasSuffix("Open-Meteo, 14:15 local time"))
+        report.freshness = Freshness(cached: true, ageSeconds: 300, stale: false)
+        let cached = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        #expect(cached.hasSuffix("Open-Meteo, 14:15 local time, cached 5 min ago"))
+        report.freshness = Freshness(cached: true, ageSeconds: 4 * 3600, stale: true)
+        let stale = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        #expect(stale.hasSuffix("cached 4 h ago (stale: the service could not be reached)"))
+    }
+
+    @Test func configFileChoosesIconsAndClock() throws {
+        let runner = try CommandRunner()
+        try runner.writeConfig("version = 1\n[output]\nicons = \"nerd\"\nclock = \"12h\"\n")
+        let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
+        let base = ["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay]
+        let line = try runner.run(base + ["--format", "%c %u %s"])
+        #expect(line.status == 0, "\(line.stderr)")
+        #expect(line.stdout == "\u{E30D} 6:56 AM 5:35 PM\n")
+        let text = try runner.run(base)
+        #expect(text.stdout.contains("Sunrise 6:56 AM"))
+        // JSON keeps ISO 8601 whatever the clock.
+        let json = try runner.run(base + ["--json"])
+        let current = try #require((json.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
+        #expect(current["sunrise"] as? String == "2026-11-22T06:56:00-05:00")
+    }
+}
