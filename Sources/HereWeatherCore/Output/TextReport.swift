@@ -35,6 +35,7 @@ public struct TextReport: Sendable {
         let origin = location.source == .fixed && location.name?.isEmpty == false
             ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy) : Provenance.text(location)
         lines.append(style.bold(placeName) + style.dim(" (\(origin))"))
+        if report.freshness.stale { lines.append("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago") }
 
         var sky = current.description.isEmpty ? current.condition.rawValue : current.description
         if style.glyphs { sky = current.condition.glyph(isDay: current.isDay) + "  " + sky }
