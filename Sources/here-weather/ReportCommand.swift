@@ -59,6 +59,13 @@ struct ReportCommand: AsyncParsableCommand {
             help: ArgumentHelp("Read a recorded provider response from FILE instead of the network.", valueName: "file"))
     var weatherReplay: String?
 
+    @Flag(name: .customLong("no-stale"),
+          help: "Fail (exit 69) when the weather service cannot be reached, rather than show an older cached report.")
+    var noStale = false
+
+    @Flag(name: .customLong("no-cache"), help: "Ask the weather service even when a fresh cached report exists (the answer is still cached).")
+    var noCache = false
+
     func validate() throws {
         if let units, Units(rawValue: units) == nil {
             throw ValidationError("--units must be metric, imperial or standard (got \"\(units)\").")
@@ -101,6 +108,11 @@ struct ReportCommand: AsyncParsableCommand {
             let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
                                                                   http: location.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)))
+            if weatherReplay == nil {
+                weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
+                                                         paths: ConfigurationPaths(environment: environment),
+                                                         readsFreshEntries: !noCache, allowsStale: !noStale)
+            }
             if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: output.isForPrograms,
                                         verbose: location.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: locationSources(settings)),

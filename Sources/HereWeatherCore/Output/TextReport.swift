@@ -44,6 +44,7 @@ public struct TextReport: Sendable {
         let origin = location.source == .fixed && location.name?.isEmpty == false
             ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy) : Provenance.text(location)
         lines.append(style.bold(placeName) + style.dim(" (\(origin))"))
+        if report.freshness.stale { lines.append("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago") }
 
         var sky = current.description.isEmpty ? current.condition.rawValue : current.description
         if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
@@ -74,7 +75,6 @@ public struct TextReport: Sendable {
         if report.freshness.cached {
             let age = Formatting.age(report.freshness.ageSeconds)
             source += age == "now" ? ", cached just now" : ", cached \(age) ago"
-            if report.freshness.stale { source += " (stale: the service could not be reached)" }
         }
         lines.append(style.dim(source))
         return lines

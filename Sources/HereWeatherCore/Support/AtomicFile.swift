@@ -6,6 +6,9 @@ import Darwin
 
 /// Writes files so that readers see the old file or the new one, never a part.
 public enum AtomicFile {
+    /// How temporary files start; one left behind by a killed process can be recognised by it.
+    public static let temporaryPrefix = ".here-weather.tmp."
+
     /// Why a write failed.
     public struct WriteError: Error, Sendable {
         public let path: String
@@ -18,15 +21,19 @@ public enum AtomicFile {
     /// missing folders. Without `overwrite`, an existing file is left alone and `exists` is
     /// reported; the check and the write are one step (`link`), so no race loses a file.
     public static func write(_ contents: String, to path: String, overwrite: Bool, mode: mode_t = 0o600) throws {
+        try write(bytes: Array(contents.utf8), to: path, overwrite: overwrite, mode: mode)
+    }
+
+    /// Writes `bytes` as `write(_:to:overwrite:mode:)` writes text.
+    public static func write(bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t = 0o600) throws {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !directory.isEmpty { try makeDirectories(directory) }
-        let temporary = (directory.isEmpty ? "." : directory) + "/.here-weather.tmp.XXXXXX"
+        let temporary = (directory.isEmpty ? "." : directory) + "/" + temporaryPrefix + "XXXXXX"
         var template = Array(temporary.utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure(path, errno) }
         let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(temporaryPath) }
-        let bytes = Array(contents.utf8)
         var written = 0
         while written < bytes.count {
             let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -48,7 +55,8 @@ public enum AtomicFile {
         }
     }
 
-    private static func makeDirectories(_ directory: String) throws {
+    /// Creates `directory` and its missing parents (mode 0700).
+    static func makeDirectories(_ directory: String) throws {
         var current = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             current += "/" + component

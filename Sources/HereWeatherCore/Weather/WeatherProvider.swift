@@ -34,10 +34,34 @@ public struct WeatherQuery: Sendable {
 /// A weather service: one real implementation per provider, all decoding to `WeatherReport`.
 public protocol WeatherProvider: Sendable {
     var kind: WeatherProviderKind { get }
-    /// Fetches current conditions and forecasts for `query` by its deadline.
-    func report(for query: WeatherQuery) async throws -> WeatherReport
-    /// Decodes a recorded response (`--weather-replay`) as if the service had just sent it.
+    /// Fetches current conditions and forecasts for `query` by its deadline, with the bodies
+    /// they were decoded from and the freshness lifetime the service declared (what a cache keeps).
+    func fetch(_ query: WeatherQuery) async throws -> WeatherFetch
+    /// Decodes a recorded response (`--weather-replay`, a cache entry) as if the service had just sent it.
     func report(fromRecording data: Data, units: Units) throws -> WeatherReport
+}
+
+extension WeatherProvider {
+    /// Fetches current conditions and forecasts for `query` by its deadline.
+    public func report(for query: WeatherQuery) async throws -> WeatherReport {
+        try await fetch(query).report
+    }
+}
+
+/// One answer from a weather service: the decoded report and what is needed to rebuild it.
+public struct WeatherFetch: Sendable {
+    public var report: WeatherReport
+    /// The body (or bodies) the report came from, in the shape `report(fromRecording:units:)` reads.
+    public var recording: Data
+    /// Seconds the service says the data stays fresh (`Cache-Control: max-age`, else
+    /// `Expires`); `nil` when it says nothing usable.
+    public var serviceMaxAge: Double?
+
+    public init(report: WeatherReport, recording: Data, serviceMaxAge: Double? = nil) {
+        self.report = report
+        self.recording = recording
+        self.serviceMaxAge = serviceMaxAge
+    }
 }
 
 /// Coordinates sent to web services are rounded to this many decimals by default (about

@@ -53,7 +53,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
         return URLText.join(baseURL, path: "/v1/forecast", query: parameters)
     }
 
-    public func report(for query: WeatherQuery) async throws -> WeatherReport {
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units), deadline: query.deadline)
         let response: HTTPResponse
         do {
@@ -62,7 +62,8 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
             throw WeatherError.unreachable(service: kind.displayName, error)
         }
         let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
-        return try OpenMeteoDecoder.decode(body, units: query.units)
+        return WeatherFetch(report: try OpenMeteoDecoder.decode(body, units: query.units), recording: response.body,
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {

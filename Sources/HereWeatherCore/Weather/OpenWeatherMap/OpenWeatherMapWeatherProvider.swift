@@ -37,16 +37,29 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         ])
     }
 
-    public func report(for query: WeatherQuery) async throws -> WeatherReport {
+    /// Both endpoints at once; the recording is the combined `{"weather": ..., "forecast": ...}`
+    /// shape, and the service's freshness lifetime the shorter of the two (none if either lacks one).
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
         }
         async let current = fetch("weather", query: query, key: key)
         async let forecast = fetch("forecast", query: query, key: key)
-        return try OpenWeatherMapDecoder.decode(current: try await current, forecast: try await forecast, units: query.units)
+        let (currentBody, currentResponse) = try await current
+        let (forecastBody, forecastResponse) = try await forecast
+        let report = try OpenWeatherMapDecoder.decode(current: currentBody, forecast: forecastBody, units: query.units)
+        // Both bodies parsed as JSON, so joining their bytes gives valid JSON without re-encoding.
+        let recording = Data(#"{"weather":"#.utf8) + currentResponse.body + Data(#","forecast":"#.utf8)
+            + forecastResponse.body + Data("}".utf8)
+        var maxAge: Double?
+        if let first = HTTPFreshness.lifetime(of: currentResponse.headers),
+           let second = HTTPFreshness.lifetime(of: forecastResponse.headers) {
+            maxAge = min(first, second)
+        }
+        return WeatherFetch(report: report, recording: recording, serviceMaxAge: maxAge)
     }
 
-    private func fetch(_ endpoint: String, query: WeatherQuery, key: String) async throws -> JSONValue {
+    private func fetch(_ endpoint: String, query: WeatherQuery, key: String) async throws -> (JSONValue, HTTPResponse) {
         let request = HTTPRequest(url: requestURL(endpoint, for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
         let response: HTTPResponse
@@ -55,8 +68,9 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         } catch let error as HTTPError {
             throw WeatherError.unreachable(service: kind.displayName, error)
         }
-        return try WeatherServiceResponse.json(from: response, service: kind.displayName,
-                                               howToSetKey: Self.howToSetKey, secrets: [key])
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+                                                   howToSetKey: Self.howToSetKey, secrets: [key])
+        return (body, response)
     }
 
     /// A recording is a `/data/2.5/weather` body, or an object holding both bodies:

@@ -1,0 +1,121 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A weather provider that answers from `WeatherCache` while an entry is fresh, makes
+/// concurrent runs share one request, and stands in a stale entry when the service cannot
+/// be reached.
+///
+/// For a query it
+/// 1. answers from a fresh entry (younger than `ttl`, or than the service's own
+///    `Cache-Control: max-age`/`Expires` when longer) without touching the network;
+/// 2. otherwise takes the key's lock, waiting at most half the time left before the query's
+///    deadline (status bars that fire together: the first fetches, the others wait and then
+///    find its fresh entry); a lock not had by then is skipped, not waited for;
+/// 3. fetches from `base` and stores the answer;
+/// 4. when the fetch fails for a reason `WeatherError.allowsStaleFallback` accepts, answers
+///    from an entry younger than `staleLimit`, marked `stale` with its age.
+///
+/// Reports carry `freshness`: `cached` and `ageSeconds` for cache answers, `stale` for step 4.
+public struct CachingWeatherProvider: WeatherProvider {
+    public let base: any WeatherProvider
+    public let cache: WeatherCache
+    /// Seconds an entry stays fresh (`[cache] ttl`).
+    public var ttl: Double
+    /// Seconds an entry may stand in for an unreachable service (`[cache] stale_limit`).
+    public var staleLimit: Double
+    /// The rounding `base` applies to the coordinates it sends (`[privacy] coordinate_decimals`).
+    public var coordinateDecimals: Int
+    /// `false` (`--no-cache`): always ask the service; its answer is still stored, and the
+    /// offline fallback still applies.
+    public var readsFreshEntries: Bool
+    /// `false` (`--no-stale`): fail with the service's error rather than show an old report.
+    public var allowsStale: Bool
+
+    public init(base: any WeatherProvider, cache: WeatherCache, ttl: Double, staleLimit: Double,
+                coordinateDecimals: Int, readsFreshEntries: Bool = true, allowsStale: Bool = true) {
+        self.base = base
+        self.cache = cache
+        self.ttl = ttl
+        self.staleLimit = staleLimit
+        self.coordinateDecimals = coordinateDecimals
+        self.readsFreshEntries = readsFreshEntries
+        self.allowsStale = allowsStale
+    }
+
+    /// `base` wrapped with the cache under `paths` and the `[cache]` and `[privacy]` settings.
+    public init(base: any WeatherProvider, config: Configuration, paths: ConfigurationPaths,
+                readsFreshEntries: Bool = true, allowsStale: Bool = true) {
+        self.init(base: base, cache: WeatherCache(paths: paths), ttl: config.cache.ttl,
+                  staleLimit: config.cache.staleLimit, coordinateDecimals: config.privacy.coordinateDecimals,
+                  readsFreshEntries: readsFreshEntries, allowsStale: allowsStale)
+    }
+
+    public var kind: WeatherProviderKind { base.kind }
+
+    public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        try base.report(fromRecording: data, units: units)
+    }
+
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        let key = WeatherCacheKey(provider: kind, coordinate: query.coordinate, units: query.units,
+                                  coordinateDecimals: coordinateDecimals)
+        if readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
+        let waitLimit = ContinuousClock.now + (query.deadline - ContinuousClock.now) / 2
+        let lock = try? await cache.lock(key, waitingUntil: waitLimit)
+        defer { lock?.release() }
+        // Another run may have fetched while this one waited for the lock.
+        if lock != nil, readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
+        do {
+            var answer = try await base.fetch(query)
+            let entry = WeatherCacheEntry(key: key, fetchedAt: cache.now(), serviceMaxAge: answer.serviceMaxAge,
+                                          recording: answer.recording)
+            try? cache.store(entry)  // A cache that cannot be written costs only speed.
+            answer.report.freshness = Freshness()
+            return answer
+        } catch let error as WeatherError where allowsStale && error.allowsStaleFallback {
+            guard let stale = cached(key, fresh: false) else { throw error }
+            return stale
+        }
+    }
+
+    /// The entry for `key` as an answer: when `fresh`, only a fresh one; otherwise any younger
+    /// than `staleLimit`, marked stale. Entries that fail to load or decode are no answer.
+    func cached(_ key: WeatherCacheKey, fresh: Bool) -> WeatherFetch? {
+        guard let entry = try? cache.load(key) else { return nil }
+        let now = cache.now()
+        let age = entry.age(at: now)
+        if fresh {
+            guard entry.isFresh(ttl: ttl, at: now) else { return nil }
+        } else {
+            guard age >= 0, age < staleLimit else { return nil }
+        }
+        guard var report = try? base.report(fromRecording: entry.recording, units: key.units) else { return nil }
+        report.freshness = Freshness(cached: true, ageSeconds: age, stale: !fresh)
+        return WeatherFetch(report: report, recording: entry.recording, serviceMaxAge: entry.serviceMaxAge)
+    }
+}
+
+extension WeatherError {
+    /// Whether a stale cached report may stand in for this failure: the service could not be
+    /// reached or could not answer usefully right now, and the user can do nothing but wait.
+    ///
+    /// Yes: no response at all (name lookup, refused, no route, TLS, timeout, a broken
+    /// transfer), HTTP 5xx, 429 rate limiting, and a body that is not weather data (a captive
+    /// portal's page, a truncated body). No: what the user must fix (a missing or rejected key,
+    /// a 4xx for a bad request, an invalid base URL), a cancelled run, and recordings.
+    public var allowsStaleFallback: Bool {
+        switch self {
+        case .unreachable(_, let error):
+            return error != .invalidURL && error != .cancelled
+        case .serviceFailed(_, let status, _):
+            return status >= 500
+        case .rateLimited, .undecodable:
+            return true
+        case .keyRejected, .missingKey, .recordingUnreadable:
+            return false
+        }
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Weather answers kept between runs in `$XDG_CACHE_HOME/here-weather/` (default
+/// `~/.cache/here-weather/`), one file per key (`<key>.weather`) and a lock file beside it
+/// (`<key>.lock`).
+///
+/// Writes are atomic (a temporary file, then `rename`), so readers see a whole entry or the
+/// previous one. A damaged or foreign file reads as no entry and is replaced by the next
+/// write. The lock is `flock(2)` on the lock file: the kernel releases it when its holder
+/// exits, however it exits, so a killed run never leaves a key locked.
+public struct WeatherCache: Sendable {
+    public let directory: String
+    /// The wall clock ages are measured with (injectable for tests).
+    public let now: @Sendable () -> Date
+
+    public init(directory: String, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.directory = directory
+        self.now = now
+    }
+
+    /// The cache under the XDG cache directory.
+    public init(paths: ConfigurationPaths) {
+        self.init(directory: paths.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache") + "/here-weather")
+    }
+
+    public func path(for key: WeatherCacheKey) -> String {
+        directory + "/" + key.name + ".weather"
+    }
+
+    public func lockPath(for key: WeatherCacheKey) -> String {
+        directory + "/" + key.name + ".lock"
+    }
+
+    /// The entry for `key`; `.missing`, `.corrupt` or `.foreign` when there is none to use.
+    public func load(_ key: WeatherCacheKey) throws(WeatherCacheError) -> WeatherCacheEntry {
+        guard let data = FileManager.default.contents(atPath: path(for: key)) else { throw .missing }
+        return try WeatherCacheEntry.parse(data, expecting: key)
+    }
+
+    /// Stores `entry` atomically, replacing whatever was there, and removes temporary files
+    /// that killed runs left behind.
+    public func store(_ entry: WeatherCacheEntry) throws(WeatherCacheError) {
+        let path = path(for: entry.key)
+        do {
+            try AtomicFile.write(bytes: entry.fileBytes(), to: path, overwrite: true)
+        } catch {
+            throw .writeFailed(path: path, reason: error.reason)
+        }
+        removeAbandonedTemporaryFiles()
+    }
+
+    /// Takes the lock for `key`, polling until `limit` while another run holds it.
+    public func lock(_ key: WeatherCacheKey, waitingUntil limit: ContinuousClock.Instant) async throws(WeatherCacheError)
+        -> WeatherCacheLock {
+        let path = lockPath(for: key)
+        do {
+            try AtomicFile.makeDirectories(directory)
+        } catch {
+            throw .lockFailed(path: path, reason: error.reason)
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .lockFailed(path: path, reason: String(cString: strerror(errno))) }
+        var pause: UInt64 = 5_000_000
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return WeatherCacheLock(descriptor: descriptor) }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK else {
+                close(descriptor)
+                throw .lockFailed(path: path, reason: String(cString: strerror(code)))
+            }
+            guard ContinuousClock.now < limit else {
+                close(descriptor)
+                throw .lockTimedOut(path: path)
+            }
+            try? await Task.sleep(nanoseconds: pause)
+            pause = min(pause * 2, 50_000_000)
+        }
+    }
+
+    /// Temporary files older than this were left by a run that was killed mid-write.
+    static let abandonedAfter: TimeInterval = 60
+
+    private func removeAbandonedTemporaryFiles() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(AtomicFile.temporaryPrefix) {
+            let path = directory + "/" + name
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  Date().timeIntervalSince(modified) > Self.abandonedAfter else { continue }
+            unlink(path)
+        }
+    }
+}
+
+/// A held cache lock; `release()` (or the process's exit) lets the next run in.
+public struct WeatherCacheLock: Sendable {
+    let descriptor: Int32
+
+    public func release() {
+        close(descriptor)
+    }
+}
+
+private extension Error {
+    var reason: String {
+        (self as? AtomicFile.WriteError)?.reason ?? "\(self)"
+    }
+}

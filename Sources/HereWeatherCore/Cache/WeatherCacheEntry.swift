@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a cached report is filed under: the provider, the coordinates as the request sends
+/// them (rounded to `[privacy] coordinate_decimals`) and the units.
+public struct WeatherCacheKey: Sendable, Hashable {
+    public var provider: WeatherProviderKind
+    /// Already rounded.
+    public var coordinate: Coordinate
+    public var units: Units
+
+    /// The key for a request for `coordinate`, rounded as the provider rounds it.
+    public init(provider: WeatherProviderKind, coordinate: Coordinate, units: Units, coordinateDecimals: Int) {
+        self.provider = provider
+        self.coordinate = coordinate.rounded(toDecimals: coordinateDecimals)
+        self.units = units
+    }
+
+    /// The file name stem: `open-meteo_27.95_-82.46_metric`.
+    public var name: String {
+        [provider.rawValue, JSONOutput.format(coordinate.latitude), JSONOutput.format(coordinate.longitude),
+         units.rawValue].joined(separator: "_")
+    }
+}
+
+/// One stored answer: the service's body (or bodies) as `report(fromRecording:units:)` reads
+/// them, and when and for how long it was fresh.
+public struct WeatherCacheEntry: Sendable {
+    public var key: WeatherCacheKey
+    /// When the service sent it (wall clock, so ages carry over between runs).
+    public var fetchedAt: Date
+    /// Seconds of freshness the service declared, if any (`WeatherFetch.serviceMaxAge`).
+    public var serviceMaxAge: Double?
+    public var recording: Data
+
+    public init(key: WeatherCacheKey, fetchedAt: Date, serviceMaxAge: Double?, recording: Data) {
+        self.key = key
+        self.fetchedAt = fetchedAt
+        self.serviceMaxAge = serviceMaxAge
+        self.recording = recording
+    }
+
+    /// Seconds since the service sent it; negative when the clock went back since.
+    public func age(at now: Date) -> Double {
+        now.timeIntervalSince(fetchedAt)
+    }
+
+    /// Fresh: younger than the configured TTL, or than the service's own lifetime when longer.
+    public func isFresh(ttl: Double, at now: Date) -> Bool {
+        let age = age(at: now)
+        return age >= 0 && age < max(ttl, serviceMaxAge ?? 0)
+    }
+
+    /// The first line of a cache file identifies it; this is its `format` value.
+    static let format = "here-weather weather cache"
+
+    /// The file's bytes: one line of JSON metadata, then the recording as received.
+    func fileBytes() -> [UInt8] {
+        let header = JSONOutput.object([
+            ("format", .string(Self.format)),
+            ("version", .number(1)),
+            ("key", .string(key.name)),
+            ("provider", .string(key.provider.rawValue)),
+            ("latitude", .number(key.coordinate.latitude)),
+            ("longitude", .number(key.coordinate.longitude)),
+            ("units", .string(key.units.rawValue)),
+            ("fetched_at", .number(fetchedAt.timeIntervalSince1970)),
+            ("max_age_s", .number(serviceMaxAge)),
+            ("body_bytes", .number(Double(recording.count))),
+        ])
+        return Array((header.serialized() + "\n").utf8) + Array(recording)
+    }
+
+    /// Reads a cache file's bytes, checking it is a cache file, for `key`, and complete.
+    static func parse(_ data: Data, expecting key: WeatherCacheKey) throws(WeatherCacheError) -> WeatherCacheEntry {
+        guard let newline = data.firstIndex(of: 0x0A),
+              let header = try? JSONValue.parse(Data(data[data.startIndex..<newline])) else {
+            throw .corrupt(reason: "the first line is not JSON metadata")
+        }
+        guard header["format"]?.string == format, header["version"]?.int == 1 else {
+            throw .foreign(reason: "it is not a version 1 here-weather cache file")
+        }
+        guard header["key"]?.string == key.name else {
+            throw .foreign(reason: "it holds \(header["key"]?.string ?? "another key"), not \(key.name)")
+        }
+        let body = Data(data[data.index(after: newline)...])
+        guard let seconds = header["fetched_at"]?.double, header["body_bytes"]?.int == body.count else {
+            throw .corrupt(reason: "the metadata is incomplete or the body is truncated")
+        }
+        let maxAge = header["max_age_s"]?.double.flatMap { $0 > 0 ? $0 : nil }
+        return WeatherCacheEntry(key: key, fetchedAt: Date(timeIntervalSince1970: seconds), serviceMaxAge: maxAge,
+                                 recording: body)
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+import HereWeatherHTTP
+
+/// The cache's files, keys, TTL rules, locking and offline fallback, with an injected clock.
+@Suite struct WeatherCacheTests {
+    let tampa = Coordinate(latitude: 27.950_612, longitude: -82.457_178)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-cache-\(UUID().uuidString)").path
+    let clock = TestClock()
+    let service = ScriptedWeatherProvider()
+
+    var cache: WeatherCache {
+        let clock = clock
+        return WeatherCache(directory: directory, now: { clock.now })
+    }
+
+    var key: WeatherCacheKey {
+        WeatherCacheKey(provider: .openMeteo, coordinate: tampa, units: .metric, coordinateDecimals: 2)
+    }
+
+    func provider(ttl: Double = 600, staleLimit: Double = 21_600, readsFresh: Bool = true,
+                  allowsStale: Bool = true) -> CachingWeatherProvider {
+        CachingWeatherProvider(base: service, cache: cache, ttl: ttl, staleLimit: staleLimit, coordinateDecimals: 2,
+                               readsFreshEntries: readsFresh, allowsStale: allowsStale)
+    }
+
+    func query(_ coordinate: Coordinate? = nil, units: Units = .metric, seconds: Int = 30) -> WeatherQuery {
+        WeatherQuery(coordinate: coordinate ?? tampa, units: units, deadline: .now + .seconds(seconds))
+    }
+
+    static let refused = WeatherError.unreachable(service: "Open-Meteo", .connectionRefused("127.0.0.1"))
+
+    // MARK: TTL
+
+    @Test func aFreshEntryAnswersWithoutAskingTheService() async throws {
+        let first = try await provider().report(for: query())
+        #expect(first.freshness == Freshness())
+        clock.advance(599)
+        let second = try await provider().report(for: query())
+        #expect(service.calls == 1)
+        #expect(second.freshness == Freshness(cached: true, ageSeconds: 599, stale: false))
+        #expect(second.current.temperature == first.current.temperature)
+        #expect(second.daily.count == 7)
+    }
+
+    @Test func anEntryAsOldAsTheTTLIsFetchedAgain() async throws {
+        _ = try await provider().report(for: query())
+        clock.advance(600)
+        let again = try await provider().report(for: query())
+        #expect(service.calls == 2)
+        #expect(again.freshness.cached == false)
+        #expect(try cache.load(key).fetchedAt == clock.now, "the new answer replaced the entry")
+    }
+
+    @Test func aTTLOfZeroAlwaysAsks() async throws {
+        _ = try await provider(ttl: 0).report(for: query())
+        _ = try await provider(ttl: 0).report(for: query())
+        #expect(service.calls == 2)
+    }
+
+    @Test func aLongerServiceMaxAgeExtendsTheTTLAndAShorterOneDoesNot() async throws {
+        service.declareMaxAge(3600)
+        _ = try await provider().report(for: query())
+        clock.advance(1800)
+        #expect(try await provider().report(for: query()).freshness.cached)
+        clock.advance(1800)
+        #expect(try await provider().report(for: query()).freshness.cached == false)
+        #expect(service.calls == 2)
+
+        service.declareMaxAge(60)
+        clock.advance(300)
+        #expect(try await provider().report(for: query()).freshness.cached, "max-age 60 does not shorten ttl 600")
+        #expect(service.calls == 2)
+    }
+
+    @Test func cacheControlFromARealServiceIsStored() async throws {
+        let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json",
+                                                                         headers: [("Cache-Control", "public, max-age=900")])])
+        let openMeteo = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
+        let caching = CachingWeatherProvider(base: openMeteo, cache: cache, ttl: 0, staleLimit: 0, coordinateDecimals: 2)
+        #expect(try await caching.report(for: query()).freshness.cached == false)
+        clock.advance(899)
+        #expect(try await caching.report(for: query()).freshness.cached, "max-age=900 outlasts ttl = 0")
+        #expect(server.requests.count == 1)
+        #expect(try cache.load(key).serviceMaxAge == 900)
+    }
+
+    @Test func httpFreshnessReadsMaxAgeAgeAndExpires() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "public, max-age=900"]) == 900)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=\"120\""]) == 120)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=900", "age": "100"]) == 800)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "no-store, max-age=900"]) == nil)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=soon"]) == nil)
+        #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 1994 09:49:37 GMT",
+                                            "date": "Sun, 06 Nov 1994 08:49:37 GMT"]) == 3600)
+        #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 1994 08:59:37 GMT"], now: now) == 600)
+        #expect(HTTPFreshness.lifetime(of: ["expires": "0"], now: now) == nil)
+        #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 1994 08:00:00 GMT"], now: now) == nil)
+        #expect(HTTPFreshness.lifetime(of: [:]) == nil)
+    }
+
+    // MARK: Keys
+
+    @Test func theKeyIsTheProviderTheRoundedCoordinatesAndTheUnits() {
+        #expect(key.name == "open-meteo_27.95_-82.46_metric")
+        let nearby = WeatherCacheKey(provider: .openMeteo, coordinate: Coordinate(latitude: 27.9549, longitude: -82.4551),
+                                     units: .metric, coordinateDecimals: 2)
+        #expect(nearby == key, "the same rounded coordinates the request sends")
+        let coarser = WeatherCacheKey(provider: .openMeteo, coordinate: tampa, units: .metric, coordinateDecimals: 1)
+        #expect(coarser.name == "open-meteo_28_-82.5_metric")
+        #expect(WeatherCacheKey(provider: .openWeatherMap, coordinate: tampa, units: .metric, coordinateDecimals: 2).name
+            == "openweathermap_27.95_-82.46_metric")
+        #expect(WeatherCacheKey(provider: .openMeteo, coordinate: tampa, units: .imperial, coordinateDecimals: 2).name
+            == "open-meteo_27.95_-82.46_imperial")
+        #expect(cache.path(for: key) == directory + "/open-meteo_27.95_-82.46_metric.weather")
+    }
+
+    @Test func nearbyPointsShareAnEntryOtherUnitsDoNot() async throws {
+        _ = try await provider().report(for: query())
+        let nearby = try await provider().report(for: query(Coordinate(latitude: 27.9512, longitude: -82.4611)))
+        #expect(nearby.freshness.cached)
+        #expect(service.calls == 1)
+        let imperial = try await provider().report(for: query(units: .imperial))
+        #expect(imperial.freshness.cached == false)
+        #expect(imperial.units == .imperial)
+        let elsewhere = try await provider().report(for: query(Coordinate(latitude: 27.97, longitude: -82.46)))
+        #expect(elsewhere.freshness.cached == false)
+        #expect(service.calls == 3)
+    }
+
+    // MARK: Damaged and foreign files
+
+    func writeFile(_ bytes: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(bytes.utf8).write(to: URL(fileURLWithPath: cache.path(for: key)))
+    }
+
+    @Test(arguments: [
+        "", "garbage", "{\"format\": \"here-weather weather cache\"", "\u{0}\u{1}binary\n\u{2}",
+    ])
+    func aCorruptFileIsIgnoredAndReplaced(contents: String) async throws {
+        try writeFile(contents)
+        #expect(throws: WeatherCacheError.self) { try cache.load(key) }
+        let report = try await provider().report(for: query())
+        #expect(report.freshness.cached == false)
+        #expect(service.calls == 1)
+        #expect(try cache.load(key).recording == Fixtures.data("weather/open-meteo/tampa-metric.json"))
+    }
+
+    @Test func aTruncatedEntryIsCorrupt() async throws {
+        _ = try await provider().report(for: query())
+        let path = cache.path(for: key)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        try whole.prefix(whole.count - 10).write(to: URL(fileURLWithPath: path))
+        #expect(throws: WeatherCacheError.corrupt(reason: "the metadata is incomplete or the body is truncated")) {
+            try cache.load(key)
+        }
+        _ = try await provider().report(for: query())
+        #expect(service.calls == 2)
+    }
+
+    @Test func aForeignFileIsIgnoredAndReplaced() async throws {
+        try writeFile(#"{"hello": "world"}"# + "\n{}")
+        #expect(throws: WeatherCacheError.foreign(reason: "it is not a version 1 here-weather cache file")) {
+            try cache.load(key)
+        }
+        // Our format, but another key's entry under this name (renamed by hand, say).
+        let other = WeatherCacheKey(provider: .openMeteo, coordinate: tampa, units: .imperial, coordinateDecimals: 2)
+        let entry = WeatherCacheEntry(key: other, fetchedAt: clock.now, serviceMaxAge: nil, recording: Data("{}".utf8))
+        try writeFile(String(decoding: entry.fileBytes(), as: UTF8.self))
+        #expect(throws: WeatherCacheError.self) { try cache.load(key) }
+        let report = try await provider().report(for: query())
+        #expect(report.freshness.cached == false && report.units == .metric)
+        #expect(try cache.load(key).key == key)
+    }
+
+    @Test func anEntryTheProviderCannotDecodeIsNoAnswer() async throws {
+        let entry = WeatherCacheEntry(key: key, fetchedAt: clock.now, serviceMaxAge: nil,
+                                      recording: Fixtures.data("weather/misc/captive-portal.html"))
+        try cache.store(entry)
+        _ = try await provider().report(for: query())
+        #expect(service.calls == 1)
+    }
+
+    @Test func writesLeaveNoTemporaryFilesAndSweepAbandonedOnes() async throws {
+        for _ in 0..<3 {
+            _ = try await provider(ttl: 0).report(for: query())
+        }
+        let abandoned = directory + "/" + AtomicFile.temporaryPrefix + "killed"
+        let recent = directory + "/" + AtomicFile.temporaryPrefix + "writing"
+        FileManager.default.createFile(atPath: abandoned, contents: Data("{\"partial".utf8))
+        FileManager.default.createFile(atPath: recent, contents: Data("{\"partial".utf8))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned)
+        _ = try await provider(ttl: 0).report(for: query())
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+        #expect(names == ["open-meteo_27.95_-82.46_metric.weather", "open-meteo_27.95_-82.46_metric.lock",
+                          AtomicFile.temporaryPrefix + "writing"],
+                "one entry, its lock, and only a temporary file young enough to be another run's write")
+        let mode = try FileManager.default.attributesOfItem(atPath: cache.path(for: key))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    // MARK: Offline
+
+    @Test func offlineAnEntryWithinTheStaleLimitIsShownMarkedStale() async throws {
+        _ = try await provider().report(for: query())
+        service.fail(with: Self.refused)
+        clock.advance(23 * 60)
+        let report = try await provider().report(for: query())
+        #expect(report.freshness == Freshness(cached: true, ageSeconds: 1380, stale: true))
+        #expect(service.calls == 2, "the service was asked first")
+        let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.now, source: .fixed, name: "Tampa")
+        let text = TextReport(location: location, report: report, style: .plain).render()
+        #expect(text.split(separator: "\n").dropFirst().first == "offline: from 23 min ago")
+        let json = JSONReport.render(location: location, report: report)
+        #expect(json.contains(#""cached":true,"age_s":1380,"stale":true"#))
+    }
+
+    @Test func offlineAnEntryPastTheStaleLimitIsNotShown() async throws {
+        _ = try await provider(staleLimit: 3600).report(for: query())
+        service.fail(with: Self.refused)
+        clock.advance(3600)
+        await #expect(throws: WeatherError.self) { try await provider(staleLimit: 3600).report(for: query()) }
+        clock.advance(-1)
+        #expect(try await provider(staleLimit: 3600).report(for: query()).freshness.stale)
+    }
+
+    @Test func noStaleFailsWithTheServiceError() async throws {
+        _ = try await provider().report(for: query())
+        service.fail(with: Self.refused)
+        clock.advance(601)
+        do {
+            _ = try await provider(allowsStale: false).report(for: query())
+            Issue.record("expected the service's error")
+        } catch let error as WeatherError {
+            #expect(error.exitStatus == .serviceUnavailable)
+            #expect(error.message.hasPrefix("Cannot reach Open-Meteo"))
+        }
+    }
+
+    @Test(arguments: [
+        (WeatherError.unreachable(service: "S", .timedOut("h")), true),
+        (WeatherError.unreachable(service: "S", .cannotResolveHost("h")), true),
+        (WeatherError.serviceFailed(service: "S", status: 503, detail: nil), true),
+        (WeatherError.rateLimited(service: "S", retryAfter: "60"), true),
+        (WeatherError.undecodable(service: "S", reason: "HTML"), true),
+        (WeatherError.serviceFailed(service: "S", status: 400, detail: "bad"), false),
+        (WeatherError.serviceFailed(service: "S", status: 200, detail: "error"), false),
+        (WeatherError.keyRejected(service: "S", status: 401, howToSet: "k"), false),
+        (WeatherError.missingKey(service: "S", howToSet: "k"), false),
+        (WeatherError.unreachable(service: "S", .invalidURL), false),
+    ])
+    func whichFailuresFallBackToAStaleEntry(error: WeatherError, fallsBack: Bool) async throws {
+        #expect(error.allowsStaleFallback == fallsBack)
+        _ = try await provider().report(for: query())
+        service.fail(with: error)
+        clock.advance(700)
+        let result = try? await provider().report(for: query())
+        #expect((result?.freshness.stale == true) == fallsBack)
+    }
+
+    @Test func noCacheAsksTheServiceButStillStores() async throws {
+        _ = try await provider().report(for: query())
+        clock.advance(10)
+        let report = try await provider(readsFresh: false).report(for: query())
+        #expect(report.freshness.cached == false)
+        #expect(service.calls == 2)
+        #expect(try cache.load(key).fetchedAt == clock.now)
+    }
+
+    // MARK: Locking
+
+    @Test func aHeldLockMakesOthersWaitOnlyUntilTheirLimit() async throws {
+        let held = try await cache.lock(key, waitingUntil: .now)
+        await #expect(throws: WeatherCacheError.lockTimedOut(path: cache.lockPath(for: key))) {
+            _ = try await cache.lock(key, waitingUntil: .now + .milliseconds(50))
+        }
+        // The fetch goes ahead without the lock once half its time is spent waiting.
+        let report = try await provider().report(for: query(seconds: 1))
+        #expect(report.freshness.cached == false)
+        #expect(service.calls == 1)
+        held.release()
+        let again = try await cache.lock(key, waitingUntil: .now)
+        again.release()
+    }
+
+    @Test func aRunWaitingForTheLockUsesTheEntryItsHolderWrote() async throws {
+        let held = try await cache.lock(key, waitingUntil: .now)
+        let waiting = Task { try await provider().report(for: query()) }
+        try await Task.sleep(for: .milliseconds(200))  // let it find no entry and start waiting
+        let fetched = try await service.fetch(query())
+        try cache.store(WeatherCacheEntry(key: key, fetchedAt: clock.now, serviceMaxAge: nil, recording: fetched.recording))
+        held.release()
+        let report = try await waiting.value
+        #expect(report.freshness.cached)
+        #expect(service.calls == 1, "only the holder's fetch")
+    }
+
+    @Test func openWeatherMapStoresBothBodiesAndRebuildsTheSameReport() async throws {
+        let server = try FixtureServer(routes: [
+            "/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
+            "/data/2.5/forecast": .fixture("weather/openweathermap/forecast-tampa-metric.json"),
+        ])
+        let owm = OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: "k", http: CurlHTTPClient())
+        let caching = CachingWeatherProvider(base: owm, cache: cache, ttl: 600, staleLimit: 0, coordinateDecimals: 2)
+        let fetched = try await caching.report(for: query())
+        let cached = try await caching.report(for: query())
+        #expect(server.requests.count == 2, "weather and forecast, once")
+        #expect(cached.freshness.cached)
+        #expect(cached.placeName == fetched.placeName && cached.placeName != nil)
+        #expect(cached.current.temperature == fetched.current.temperature)
+        #expect(cached.hourly.count == fetched.hourly.count && !cached.hourly.isEmpty)
+        #expect(cached.daily.count == fetched.daily.count && !cached.daily.isEmpty)
+    }
+}
