@@ -1,16 +1,35 @@
-# here-weather: build, run and test. See README.md.
+# here-weather: build, run, test and install. See README.md.
 SWIFT ?= swift
 ARGS ?=
+# SwiftPM's build folder. The install tests use another one, since `swift test` holds this
+# one's lock while they run.
+BUILD_PATH ?= .build
 
-.PHONY: run build test deps clean
+# Install locations (GNU conventions): `make install PREFIX=~/.local`, or a staged install
+# for packaging with `make install DESTDIR=/tmp/stage PREFIX=/usr`.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+DATADIR = $(DESTDIR)$(PREFIX)/share
+MAN1DIR = $(DATADIR)/man/man1
+BASHDIR = $(DATADIR)/bash-completion/completions
+ZSHDIR = $(DATADIR)/zsh/site-functions
+FISHDIR = $(DATADIR)/fish/vendor_completions.d
+
+BINARY = $(BUILD_PATH)/release/here-weather
+GENERATED = $(BUILD_PATH)/install
+# Where swift-argument-parser's generate-manual plugin writes the page.
+PLUGIN_MANUAL = $(BUILD_PATH)/plugins/GenerateManual/outputs/here-weather/here-weather.1
+
+.PHONY: run build test deps clean install uninstall completions manual
 
 ## Build in release mode and run here-weather with ARGS (installs missing system packages).
 run: build
-	./.build/release/here-weather $(ARGS)
+	$(BINARY) $(ARGS)
 
 build:
 	scripts/install-deps run
-	$(SWIFT) build -c release --product here-weather
+	$(SWIFT) build -c release --product here-weather --scratch-path $(BUILD_PATH)
 
 ## Run the whole test suite (installs what the tests need: gpsd, gpsd-clients, ...).
 test:
@@ -18,5 +37,34 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
+## Shell completions, written by the binary itself (swift-argument-parser).
+completions: build
+	mkdir -p $(GENERATED)
+	$(BINARY) --generate-completion-script bash > $(GENERATED)/here-weather.bash
+	$(BINARY) --generate-completion-script zsh > $(GENERATED)/_here-weather
+	$(BINARY) --generate-completion-script fish > $(GENERATED)/here-weather.fish
+
+## The man page, from the command's own help (swift-argument-parser's generate-manual
+## plugin; works offline once the package's dependencies are checked out). Blank lines
+## become paragraph breaks, which mdoc wants.
+manual: build
+	mkdir -p $(GENERATED)
+	$(SWIFT) package --scratch-path $(BUILD_PATH) plugin generate-manual
+	sed 's/^$$/.Pp/' $(PLUGIN_MANUAL) > $(GENERATED)/here-weather.1
+
+## Install the release binary, completions for bash, zsh and fish, and the man page.
+install: build completions manual
+	install -d $(BINDIR) $(MAN1DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 0755 $(BINARY) $(BINDIR)/here-weather
+	install -m 0644 $(GENERATED)/here-weather.1 $(MAN1DIR)/here-weather.1
+	install -m 0644 $(GENERATED)/here-weather.bash $(BASHDIR)/here-weather
+	install -m 0644 $(GENERATED)/_here-weather $(ZSHDIR)/_here-weather
+	install -m 0644 $(GENERATED)/here-weather.fish $(FISHDIR)/here-weather.fish
+
+## Remove what `make install` put in place (same PREFIX and DESTDIR).
+uninstall:
+	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(BASHDIR)/here-weather \
+		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish
+
 clean:
-	rm -rf .build
+	rm -rf $(BUILD_PATH) .build-install

@@ -8,11 +8,12 @@ struct HereWeather: AsyncParsableCommand {
         abstract: "Report the weather where this machine is.",
         discussion: """
         The location comes from the configured sources (a fixed location in the config file \
-        for now) or from --lat/--lon; the weather from Open-Meteo (no key needed) or \
+        for now), from --lat/--lon or from --city; the weather from Open-Meteo (no key needed) or \
         OpenWeatherMap.
 
         Examples:
           here-weather --lat 27.95 --lon -82.46
+          here-weather --city "Melbourne, AU"
           here-weather --daily --units imperial
           here-weather --json | jq .weather.current.temperature
           here-weather --format '%c %t %w'  # one line for status bars and prompts

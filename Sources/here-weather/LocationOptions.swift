@@ -18,6 +18,9 @@ struct LocationOptions: ParsableArguments {
             help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"))
     var longitude: Double?
 
+    @Option(help: ArgumentHelp("Look up this place by name with the weather provider's geocoding service: \"Melbourne\", \"Melbourne, AU\", \"Melbourne, Florida\"; overrides every location source.", valueName: "name"))
+    var city: String?
+
     @Option(help: ArgumentHelp("Desired accuracy: \(DesiredAccuracy.choices) (default 3km: weather needs no more).", valueName: "level"))
     var accuracy: String?
 
@@ -58,6 +61,14 @@ struct LocationOptions: ParsableArguments {
         if latitude != nil && replay != nil {
             throw ValidationError("--lat/--lon and --replay both give the location: use one.")
         }
+        if let city {
+            guard CityQuery(city) != nil else {
+                throw ValidationError("--city needs a place name, e.g. --city \"Melbourne, AU\".")
+            }
+            if latitude != nil || replay != nil {
+                throw ValidationError("--city and \(latitude != nil ? "--lat/--lon" : "--replay") both give the location: use one.")
+            }
+        }
         if let accuracy, DesiredAccuracy(accuracy) == nil {
             throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(accuracy)\").")
         }
@@ -73,8 +84,8 @@ struct LocationOptions: ParsableArguments {
         for source in sources where !Configuration.supportedSources.contains(where: { $0.rawValue == source }) {
             throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(source)\").")
         }
-        if !sources.isEmpty && (replay != nil || latitude != nil) {
-            throw ValidationError("--source chooses among configured sources; --lat/--lon and --replay replace them all.")
+        if !sources.isEmpty && (replay != nil || latitude != nil || city != nil) {
+            throw ValidationError("--source chooses among configured sources; --lat/--lon, --city and --replay replace them all.")
         }
         if replaySpeed != nil && replay == nil {
             throw ValidationError("--replay-speed goes with --replay FILE.")
@@ -94,6 +105,9 @@ struct LocationOptions: ParsableArguments {
         if let replay {
             return .replay(path: replay, speed: replaySpeed.flatMap(ReplaySpeed.init) ?? .max)
         }
+        if let query = city.flatMap(CityQuery.init) {
+            return .city(query)
+        }
         return nil
     }
 
@@ -105,8 +119,10 @@ struct LocationOptions: ParsableArguments {
 
     /// The location provider and request for `loaded`, with these options applied. Configured
     /// sources go through the permission system (prompting on a terminal); explicit input
-    /// (`--lat/--lon`, `--replay`) needs no permission.
-    func locationSetup(_ loaded: ConfigurationLoader.Loaded, environment: [String: String]) throws
+    /// (`--lat/--lon`, `--city`, `--replay`) needs no permission. `--city` asks the geocoding
+    /// service of `geocodingProvider`, else of `[weather] provider`.
+    func locationSetup(_ loaded: ConfigurationLoader.Loaded, environment: [String: String],
+                       geocodingProvider: WeatherProviderKind? = nil) throws
         -> (any LocationProvider, LocationRequest) {
         let settings = loaded.configuration
         let only = sources.isEmpty ? nil : sources.compactMap(LocationSource.init(rawValue:))
@@ -120,7 +136,8 @@ struct LocationOptions: ParsableArguments {
         let provider = ProviderFactory.locationProvider(
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
-            http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment))
+            http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
+            environment: environment, geocodingProvider: geocodingProvider
         ) {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }

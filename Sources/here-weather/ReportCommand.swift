@@ -104,8 +104,9 @@ struct ReportCommand: AsyncParsableCommand {
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
             icons = settings.output.icons
-            let (locationProvider, request) = try location.locationSetup(loaded, environment: environment)
             let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
+            let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
+                                                                         geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
                                                                   http: location.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)))
             if weatherReplay == nil {

@@ -62,9 +62,9 @@ struct AnnouncedWeatherProvider: WeatherProvider {
 
     var kind: WeatherProviderKind { base.kind }
 
-    func report(for query: WeatherQuery) async throws -> WeatherReport {
+    func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         spinner.update(SpinnerPolicy.weatherMessage(base.kind))
-        return try await base.report(for: query)
+        return try await base.fetch(query)
     }
 
     func report(fromRecording data: Data, units: Units) throws -> WeatherReport {

@@ -15,6 +15,7 @@ struct WhereCommand: AsyncParsableCommand {
         Examples:
           here-weather where                                  # from the configured sources
           here-weather where --replay Fixtures/nmea/drive.nmea --accuracy 10m
+          here-weather where --city "Melbourne, Florida"      # look a place up by name
           here-weather where --json | jq .location.accuracy_m
         """
     )

@@ -139,7 +139,7 @@ import HereWeatherGPSD
         let harness = try GPSDHarness()
         let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
         let task = Task { try await provider.requestLocation(request(.any, seconds: 60)) }
-        #expect(harness.waitForWatcher(timeout: .seconds(15)))
+        #expect(await harness.watcherSeen(timeout: .seconds(15)))
         harness.stop()
         do {
             _ = try await task.value

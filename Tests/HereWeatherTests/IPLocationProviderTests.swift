@@ -159,7 +159,7 @@ import HereWeatherHTTP
             target(.ipwhois): .fixture("ip/ipwhois/success.json"),
         ])
         defer { server.stop() }
-        let fix = try await provider([.ipinfo, .ipwhois], on: server).requestLocation(request(seconds: 8))
+        let fix = try await provider([.ipinfo, .ipwhois], on: server).requestLocation(request(seconds: 16))
         #expect(fix.service == "ipwho.is")
         #expect(server.requests == [target(.ipinfo), target(.ipwhois)])
     }

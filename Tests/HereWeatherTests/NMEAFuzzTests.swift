@@ -165,7 +165,7 @@ struct NMEAFuzzTests {
         for line in Self.lines { block += line; block += [13, 10] }
         let copies = max(1, 50_000_000 / max(block.count, 1))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-long-\(getpid()).nmea").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let blockData = Data(block)

@@ -190,8 +190,8 @@ import HereWeatherHTTP
         }
         let abandoned = directory + "/" + AtomicFile.temporaryPrefix + "killed"
         let recent = directory + "/" + AtomicFile.temporaryPrefix + "writing"
-        FileManager.default.createFile(atPath: abandoned, contents: Data("{\"partial".utf8))
-        FileManager.default.createFile(atPath: recent, contents: Data("{\"partial".utf8))
+        _ = FileManager.default.createFile(atPath: abandoned, contents: Data("{\"partial".utf8))
+        _ = FileManager.default.createFile(atPath: recent, contents: Data("{\"partial".utf8))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned)
         _ = try await provider(ttl: 0).report(for: query())
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory))

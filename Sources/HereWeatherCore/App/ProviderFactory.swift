@@ -4,6 +4,8 @@ public enum LocationOverride: Sendable {
     case coordinate(FixedPlace)
     /// `--replay FILE [--replay-speed N|max]`.
     case replay(path: String, speed: ReplaySpeed)
+    /// `--city NAME`: looked up with the weather provider's geocoding service.
+    case city(CityQuery)
 }
 
 /// Builds the location and weather providers a configuration names.
@@ -12,11 +14,13 @@ public enum ProviderFactory {
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
     /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
-    /// libgps, outside the core).
+    /// libgps, outside the core). `--city` asks the geocoding service of `geocodingProvider`
+    /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
+        environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
         makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
     ) -> any LocationProvider {
         switch override {
@@ -24,6 +28,10 @@ public enum ProviderFactory {
             return FixedLocationProvider(place: place, source: .commandLine, configPath: configPath)
         case .replay(let path, let speed):
             return NMEAReplayLocationProvider(path: path, speed: speed)
+        case .city(let query):
+            let geocoder = Self.geocoder(geocodingProvider ?? config.weather.provider, config: config,
+                                         environment: environment, http: http ?? UnconfiguredHTTPClient())
+            return CitySearchLocationProvider(query: query, geocoder: geocoder)
         case nil:
             break
         }
@@ -39,7 +47,7 @@ public enum ProviderFactory {
             case .ip:
                 return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
                                           configPath: configPath)
-            case .fixed, .commandLine:
+            case .fixed, .commandLine, .city:
                 return FixedLocationProvider(place: config.location.fixed, source: .fixed, configPath: configPath)
             }
         }, authorizer: authorizer)
@@ -62,6 +70,18 @@ public enum ProviderFactory {
         return LocationRequest(desiredAccuracy: accuracy ?? config.location.accuracy,
                                timeout: .milliseconds(Int64(seconds * 1000)),
                                maxAge: age.map { .milliseconds(Int64($0 * 1000)) })
+    }
+
+    /// The geocoding service of weather provider `kind`, for `--city`.
+    public static func geocoder(_ kind: WeatherProviderKind, config: Configuration,
+                                environment: [String: String], http: any HTTPClient) -> any Geocoder {
+        switch kind {
+        case .openMeteo:
+            return OpenMeteoGeocoder(baseURL: config.weather.openMeteo.geocodingURL, http: http)
+        case .openWeatherMap:
+            return OpenWeatherMapGeocoder(baseURL: config.weather.openWeatherMap.baseURL,
+                                          apiKey: config.openWeatherMapKey(environment: environment), http: http)
+        }
     }
 
     /// The weather provider `kind`, configured from `config` and the environment.

@@ -90,6 +90,8 @@ public struct Configuration: Sendable, Equatable {
     /// `[weather.open-meteo]`.
     public struct OpenMeteoSettings: Sendable, Equatable {
         public var baseURL = "https://api.open-meteo.com"
+        /// The geocoding API's base URL, for `--city`.
+        public var geocodingURL = OpenMeteoGeocoder.defaultBaseURL
     }
 
     /// `[weather.openweathermap]`.

@@ -166,6 +166,7 @@ public enum ConfigurationLoader {
         settings.timeout = try table.number("timeout", in: 1...300, unit: " seconds") ?? settings.timeout
         if let openMeteo = try table.table("open-meteo") {
             settings.openMeteo.baseURL = try openMeteo.url("base_url") ?? settings.openMeteo.baseURL
+            settings.openMeteo.geocodingURL = try openMeteo.url("geocoding_url") ?? settings.openMeteo.geocodingURL
         }
         if let openWeatherMap = try table.table("openweathermap") {
             settings.openWeatherMap.apiKey = try openWeatherMap.secret("api_key")

@@ -56,6 +56,7 @@ public enum ConfigurationText {
 
     [weather.open-meteo]
     base_url = "https://api.open-meteo.com"
+    geocoding_url = "https://geocoding-api.open-meteo.com"   # for --city
 
     [weather.openweathermap]
     # api_key = ""            # or the OPENWEATHERMAP_API_KEY environment variable
@@ -107,6 +108,7 @@ public enum ConfigurationText {
                   "timeout = \(number(config.weather.timeout))",
                   "", "[weather.open-meteo]",
                   "base_url = \(quote(config.weather.openMeteo.baseURL))",
+                  "geocoding_url = \(quote(config.weather.openMeteo.geocodingURL))",
                   "", "[weather.openweathermap]"]
         let fromEnvironment = environment[Configuration.openWeatherMapKeyVariable].map { !$0.isEmpty } ?? false
         if fromEnvironment {

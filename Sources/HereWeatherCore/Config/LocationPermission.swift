@@ -17,7 +17,7 @@ public enum LocationPermission: String, Sendable, CaseIterable {
     /// user's address to a third party).
     public static func defaultPermission(for source: LocationSource) -> LocationPermission {
         switch source {
-        case .fixed, .commandLine, .nmea: return .allow
+        case .fixed, .commandLine, .city, .nmea: return .allow
         case .gpsd, .ip: return .ask
         }
     }

@@ -16,6 +16,8 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
     case nmea
     /// An IP-geolocation web service.
     case ip
+    /// `--city NAME`, through the weather provider's geocoding service.
+    case city
 
     /// How the source reads in a sentence: "fixed location", "gpsd".
     public var displayName: String {
@@ -25,6 +27,7 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
         case .gpsd: return "GPS (gpsd)"
         case .nmea: return "NMEA replay"
         case .ip: return "IP lookup"
+        case .city: return "city search"
         }
     }
 }
@@ -49,7 +52,8 @@ public struct Location: Sendable, Equatable {
     public var mode: Int?
     /// A simulated fix (gpsd status 8, or an NMEA simulator mode indicator).
     public var simulated: Bool
-    /// The web service that gave the location (IP lookup: "ipinfo"), if any.
+    /// The web service that gave the location (IP lookup: "ipinfo.io"; city search:
+    /// "Open-Meteo geocoding"), if any.
     public var service: String?
 
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,

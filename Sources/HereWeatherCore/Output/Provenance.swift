@@ -22,6 +22,8 @@ public enum Provenance {
             text = "fixed: " + (location.name ?? Formatting.coordinate(location.coordinate))
         case .commandLine:
             text = "--lat/--lon"
+        case .city:
+            text = "city search: " + (location.name ?? Formatting.coordinate(location.coordinate))
         }
         if !location.meetsDesiredAccuracy { text += ", less accurate than asked" }
         return text

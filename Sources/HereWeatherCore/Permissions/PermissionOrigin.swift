@@ -38,6 +38,7 @@ extension LocationSource {
         case .nmea: return "the NMEA log (location.nmea.path)"
         case .fixed: return "the fixed location (location.fixed)"
         case .commandLine: return "the command line"
+        case .city: return "the city search (--city)"
         }
     }
 

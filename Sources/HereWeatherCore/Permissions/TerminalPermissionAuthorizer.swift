@@ -12,7 +12,7 @@ import Synchronization
 ///   end of input, the source is refused for this run and nothing is remembered;
 /// - without a terminal, the source is refused with the command that grants it.
 ///
-/// Command-line input (`.commandLine`) is always allowed; callers need not ask for it.
+/// Command-line input (`.commandLine`, `.city`) is always allowed; callers need not ask for it.
 public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     /// The state the decisions were made from.
     public let resolver: PermissionResolver

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HereWeatherCore
 
 /// A private, real gpsd (3.22, Debian bookworm) fed from a pseudo-terminal the test controls.
 ///
@@ -337,6 +338,12 @@ final class GPSDHarness: @unchecked Sendable {
     func waitForWatcher(timeout: Duration = .seconds(30)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         return state.withLockWaiting(until: deadline) { s in (!s.watchers.isEmpty, !s.watchers.isEmpty) }
+    }
+
+    /// `waitForWatcher` on a thread of its own, for async tests: a blocking wait on one of the
+    /// few cooperative threads could starve the very task that is to become the watcher.
+    func watcherSeen(timeout: Duration = .seconds(30)) async -> Bool {
+        (try? await BlockingCall.run { .success(self.waitForWatcher(timeout: timeout)) }) ?? false
     }
 
     // MARK: stopping

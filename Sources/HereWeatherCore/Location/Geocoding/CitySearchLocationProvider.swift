@@ -1,0 +1,34 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The location of a place the user named (`--city`), found by a geocoding service.
+///
+/// Explicit input, like `--lat/--lon`: it needs no location permission and is not
+/// remembered. The service's best match that fits the query's qualifiers wins; its name is
+/// shown with region and country ("Melbourne, Florida, US"). A city has no meaningful radius,
+/// so the accuracy is unknown, and the fix counts as meeting the request (the user asked
+/// for exactly this place). No match is a `GeocodingError.notFound` (exit 75).
+public struct CitySearchLocationProvider: LocationProvider {
+    public var source: LocationSource { .city }
+    public let query: CityQuery
+    private let geocoder: any Geocoder
+
+    public init(query: CityQuery, geocoder: any Geocoder) {
+        self.query = query
+        self.geocoder = geocoder
+    }
+
+    public func requestLocation(_ request: LocationRequest) async throws -> Location {
+        let places = try await geocoder.search(query, deadline: request.deadline)
+        guard let place = query.pick(from: places) else {
+            var others: [String] = []
+            for place in places where !others.contains(place.displayName) { others.append(place.displayName) }
+            throw GeocodingError.notFound(query: query.description, others: Array(others.prefix(5)))
+        }
+        return Location(coordinate: place.coordinate, timestamp: Date(), source: .city,
+                        name: place.displayName, service: geocoder.serviceName)
+    }
+}

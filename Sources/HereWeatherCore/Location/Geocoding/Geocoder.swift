@@ -1,0 +1,115 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A geocoding service: a place name in, the places it may mean out, best first.
+///
+/// One implementation per weather provider (`OpenMeteoGeocoder`, `OpenWeatherMapGeocoder`),
+/// so `--city` asks the service the weather comes from.
+public protocol Geocoder: Sendable {
+    /// The service's name in messages and `Location.service`: "Open-Meteo geocoding".
+    var serviceName: String { get }
+    /// The places the service finds for `query`, best first (possibly none), by `deadline`.
+    /// Throws a `GeocodingError` when the service cannot be asked or fails.
+    func search(_ query: CityQuery, deadline: ContinuousClock.Instant) async throws -> [GeocodedPlace]
+}
+
+/// Why a city name gave no location.
+public enum GeocodingError: UserFacingError, Equatable {
+    /// The service found nothing for the name, or nothing that matches the qualifiers;
+    /// `others` are the places it did find (shown to help pick a qualifier).
+    case notFound(query: String, others: [String])
+    /// No HTTP response at all (DNS, refused, timeout, TLS).
+    case unreachable(service: String, HTTPError)
+    /// The service answered with an error status (or an error flag in the body).
+    case serviceFailed(service: String, status: Int, detail: String?)
+    /// HTTP 429.
+    case rateLimited(service: String, retryAfter: String?)
+    /// HTTP 401/403 from a keyed service.
+    case keyRejected(service: String, status: Int, howToSet: String)
+    /// A keyed service without a key.
+    case missingKey(service: String, howToSet: String)
+    /// The body was not a list of places.
+    case undecodable(service: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .notFound(let query, let others):
+            let found = others.isEmpty ? "" : " (found only: " + others.joined(separator: "; ") + ")"
+            return "No place named \"\(query)\" found\(found); check the spelling or add a country code, e.g. \"Melbourne, AU\"."
+        case .unreachable(let service, let error):
+            return "Cannot reach \(service): \(error.summary). Check the network connection, or pass --lat and --lon instead of --city."
+        case .serviceFailed(let service, let status, let detail):
+            let what = detail.map { ": \($0)" } ?? ""
+            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes, or pass --lat and --lon." : "Check the city name and the service's URL in the config."
+            let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
+            return "\(service) \(answered)\(what). \(advice)"
+        case .rateLimited(let service, let retryAfter):
+            let when = retryAfter.map { " (retry after \($0) s)" } ?? ""
+            return "\(service) is rate-limiting requests\(when). Try again later, or pass --lat and --lon."
+        case .keyRejected(let service, let status, let howToSet):
+            return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
+        case .missingKey(let service, let howToSet):
+            return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+        case .undecodable(let service, let reason):
+            return "\(service) sent a response that is not a list of places: \(reason). Check the service's URL in the config, or try again later."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound: return .noLocation
+        case .keyRejected, .missingKey: return .configuration
+        default: return .serviceUnavailable
+        }
+    }
+}
+
+/// Turns a geocoding service's HTTP exchange into its JSON body or a `GeocodingError`,
+/// mapping statuses as `WeatherServiceResponse` does for weather services.
+enum GeocodingResponse {
+    /// Sends `request`; the JSON body of a 2xx answer, else the error it means. `secrets`
+    /// never appear in the error (quoted service text is redacted).
+    static func fetch(_ request: HTTPRequest, http: any HTTPClient, service: String, howToSetKey: String?,
+                      secrets: [String] = []) async throws -> JSONValue {
+        let response: HTTPResponse
+        do {
+            response = try await http.get(request)
+        } catch let error as HTTPError {
+            if error == .cancelled { throw CancellationError() }
+            throw GeocodingError.unreachable(service: service, error)
+        }
+        let body = try? JSONValue.parse(response.body)
+        let detail = (body?["reason"]?.string ?? body?["message"]?.string)
+            .map { WeatherServiceResponse.redact($0, secrets) }
+        switch response.status {
+        case 200..<300:
+            guard let body else {
+                throw GeocodingError.undecodable(service: service,
+                                                 reason: WeatherServiceResponse.describeNonJSON(response.body))
+            }
+            return body
+        case 401 where howToSetKey != nil, 403 where howToSetKey != nil:
+            throw GeocodingError.keyRejected(service: service, status: response.status, howToSet: howToSetKey ?? "")
+        case 429:
+            throw GeocodingError.rateLimited(service: service, retryAfter: response.headers["retry-after"])
+        default:
+            throw GeocodingError.serviceFailed(service: service, status: response.status, detail: detail)
+        }
+    }
+
+    /// A coordinate from two JSON numbers, when both are present and in range.
+    static func coordinate(_ latitude: JSONValue?, _ longitude: JSONValue?) -> Coordinate? {
+        guard let latitude = latitude?.double, let longitude = longitude?.double,
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// `value` as a string when it is a non-empty one.
+    static func text(_ value: JSONValue?) -> String? {
+        guard let string = value?.string, !string.isEmpty else { return nil }
+        return string
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// OpenWeatherMap's Geocoding API, direct geocoding (`GET /geo/1.0/direct`): needs the
+/// same API key as the weather.
+///
+/// Asks for up to 5 places (the service's maximum) for `q`: the name, with a trailing
+/// two-letter qualifier appended as the documented `,{country code}`. The answer is a JSON
+/// array (empty when nothing matches) of `{name, local_names, lat, lon, country, state}`,
+/// `country` being the ISO code. The key never appears in an error message.
+public struct OpenWeatherMapGeocoder: Geocoder {
+    public let baseURL: String
+    private let apiKey: String?
+    private let http: any HTTPClient
+
+    public var serviceName: String { "OpenWeatherMap geocoding" }
+
+    public init(baseURL: String, apiKey: String?, http: any HTTPClient) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.http = http
+    }
+
+    /// The direct-geocoding URL for `query`, with the key.
+    public func requestURL(for query: CityQuery, key: String) -> String {
+        let q = query.countryCode.map { "\(query.name),\($0)" } ?? query.name
+        return URLText.join(baseURL, path: "/geo/1.0/direct", query: [("q", q), ("limit", "5"), ("appid", key)])
+    }
+
+    public func search(_ query: CityQuery, deadline: ContinuousClock.Instant) async throws -> [GeocodedPlace] {
+        guard let key = apiKey, !key.isEmpty else {
+            throw GeocodingError.missingKey(service: serviceName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
+        }
+        let request = HTTPRequest(url: requestURL(for: query, key: key), deadline: deadline, maxBodyBytes: 1 << 20)
+        let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName,
+                                                     howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey,
+                                                     secrets: [key])
+        return try Self.places(in: body, service: serviceName)
+    }
+
+    /// The places in a `/geo/1.0/direct` body, in the service's order.
+    static func places(in body: JSONValue, service: String) throws -> [GeocodedPlace] {
+        guard let entries = body.array else {
+            throw GeocodingError.undecodable(service: service, reason: "it is not a JSON list")
+        }
+        return entries.compactMap { entry in
+            guard let name = GeocodingResponse.text(entry["name"]),
+                  let coordinate = GeocodingResponse.coordinate(entry["lat"], entry["lon"]) else { return nil }
+            return GeocodedPlace(name: name, coordinate: coordinate,
+                                 countryCode: GeocodingResponse.text(entry["country"]),
+                                 region: GeocodingResponse.text(entry["state"]))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import HereWeatherCore
+
+/// `make install` and `make uninstall`: the release binary, bash/zsh/fish completions and the
+/// man page land in the standard places under PREFIX (and DESTDIR), and go away again.
+///
+/// Builds the release binary once, in `.build-install` (a few minutes from cold: `swift test`
+/// holds `.build`'s lock while tests run); runs serially, since both tests use that folder.
+@Suite(.serialized) struct InstallTests {
+    /// The files `make install` writes, relative to `DESTDIR/PREFIX`.
+    static let installed = [
+        "bin/here-weather",
+        "share/man/man1/here-weather.1",
+        "share/bash-completion/completions/here-weather",
+        "share/zsh/site-functions/_here-weather",
+        "share/fish/vendor_completions.d/here-weather.fish",
+    ]
+
+    struct Output: Sendable {
+        var status: Int32
+        var text: String
+    }
+
+    /// Runs `make` with `arguments` in the repository root, stdout and stderr together, on a
+    /// thread of its own: the release build takes minutes, and must not hold one of the
+    /// cooperative threads the other tests run on.
+    func make(_ arguments: [String]) async throws -> Output {
+        try await BlockingCall.run { Result { try makeBlocking(arguments) } }
+    }
+
+    func makeBlocking(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["make", "--no-print-directory", "BUILD_PATH=.build-install"] + arguments
+        process.currentDirectoryURL = Fixtures.root
+        var environment = ProcessInfo.processInfo.environment
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        // The toolchain the tests run under, wherever `swift` lives.
+        environment["PATH"] = FileManager.default.fileExists(atPath: "/opt/swift/usr/bin/swift")
+            ? "/opt/swift/usr/bin:" + path : path
+        environment.removeValue(forKey: "MAKEFLAGS")
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-install-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func read(_ url: URL) throws -> String {
+        try String(contentsOf: url, encoding: .utf8)
+    }
+
+    @Test func installPutsEverythingUnderPrefixAndUninstallRemovesIt() async throws {
+        let prefix = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let install = try await make(["install", "PREFIX=\(prefix.path)", "DESTDIR="])
+        try #require(install.status == 0, "make install failed:\n\(install.text)")
+
+        for file in Self.installed {
+            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "missing \(file)")
+        }
+        let binary = prefix.appendingPathComponent("bin/here-weather")
+        #expect(FileManager.default.isExecutableFile(atPath: binary.path))
+
+        // Completions know the subcommands and the location options.
+        for file in Self.installed where file.contains("completion") || file.contains("zsh") {
+            let script = try read(prefix.appendingPathComponent(file))
+            for word in ["where", "doctor", "permissions", "config", "city"] {
+                #expect(script.contains(word), "\(file) does not mention \(word)")
+            }
+        }
+        #expect(try read(prefix.appendingPathComponent("share/bash-completion/completions/here-weather")).contains("complete -"))
+        #expect(try read(prefix.appendingPathComponent("share/zsh/site-functions/_here-weather")).hasPrefix("#compdef here-weather"))
+
+        // The man page: mdoc with NAME, SYNOPSIS and the options, and no empty lines.
+        let manual = try read(prefix.appendingPathComponent("share/man/man1/here-weather.1"))
+        #expect(manual.contains(".Sh NAME\n.Nm here-weather\n"))
+        #expect(manual.contains(".Sh SYNOPSIS"))
+        #expect(manual.contains(".Dt HERE-WEATHER 1"))
+        #expect(manual.contains("Fl -city"))
+        #expect(!manual.contains("\n\n"))
+
+        // The installed binary runs.
+        let version = Process()
+        version.executableURL = binary
+        version.arguments = ["--version"]
+        let out = Pipe()
+        version.standardOutput = out
+        try version.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        version.waitUntilExit()
+        #expect(version.terminationStatus == 0)
+        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil,
+                "version: \(text)")
+
+        let uninstall = try await make(["uninstall", "PREFIX=\(prefix.path)", "DESTDIR="])
+        #expect(uninstall.status == 0, "\(uninstall.text)")
+        for file in Self.installed {
+            #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "left \(file)")
+        }
+    }
+
+    @Test func destdirStagesUnderPrefix() async throws {
+        let stage = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: stage) }
+        let install = try await make(["install", "PREFIX=/usr", "DESTDIR=\(stage.path)"])
+        try #require(install.status == 0, "make install failed:\n\(install.text)")
+        for file in Self.installed {
+            #expect(FileManager.default.fileExists(atPath: stage.appendingPathComponent("usr/" + file).path), "missing usr/\(file)")
+        }
+        let uninstall = try await make(["uninstall", "PREFIX=/usr", "DESTDIR=\(stage.path)"])
+        #expect(uninstall.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stage.appendingPathComponent("usr/bin/here-weather").path))
+    }
+}
