@@ -17,10 +17,16 @@ import HereWeatherGPSD
         return (answer, reports)
     }
 
+    /// gpsd's reports as the reference client read them (JSON objects, handed over once).
+    struct ReferenceReports: @unchecked Sendable {
+        var tpv: [[String: Any]] = []
+        var gst: [[String: Any]] = []
+    }
+
     /// The provider's answer, and the TPV and GST reports a reference client saw.
     func observe(_ log: String, request: LocationRequest) async throws
         -> (Result<Location, Error>, [[String: Any]], [[String: Any]]) {
-        let harness = try GPSDHarness()
+        let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         let reference = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
         try reference.send("?WATCH={\"enable\":true,\"json\":true};\n", deadline: .now + .seconds(5))
@@ -34,14 +40,17 @@ import HereWeatherGPSD
         #expect(harness.watchingClients.count == 2, "both clients watch")
         harness.feed(Fixtures.url("nmea/\(log)"), waitForWatcher: false)
         let answer = await task.result
-        harness.waitUntilFed()
-        var reports: [[String: Any]] = []
-        var gsts: [[String: Any]] = []
-        while let object = try? reference.readObject(deadline: .now + .milliseconds(300)) {
-            if object["class"] as? String == "TPV" { reports.append(object) }
-            if object["class"] as? String == "GST" { gsts.append(object) }
+        // Blocking reads, on a thread of their own (see `GPSDHarness.started`).
+        let seen = try await BlockingCall.run { () -> Result<ReferenceReports, Error> in
+            harness.waitUntilFed()
+            var seen = ReferenceReports()
+            while let object = try? reference.readObject(deadline: .now + .milliseconds(300)) {
+                if object["class"] as? String == "TPV" { seen.tpv.append(object) }
+                if object["class"] as? String == "GST" { seen.gst.append(object) }
+            }
+            return .success(seen)
         }
-        return (answer, reports, gsts)
+        return (answer, seen.tpv, seen.gst)
     }
 
     @Test(arguments: ["drive.nmea", "multi-constellation.nmea", "10hz.nmea", "southern-eastern.nmea",
@@ -96,7 +105,7 @@ import HereWeatherGPSD
     }
 
     @Test func gpsdNotRunningFailsFastAndSaysHowToStartIt() async throws {
-        let harness = try GPSDHarness(device: false)
+        let harness = try await GPSDHarness.started(device: false)
         let port = harness.port
         harness.stop()
         let started = ContinuousClock.now
@@ -113,7 +122,7 @@ import HereWeatherGPSD
     }
 
     @Test func gpsdWithoutAReceiverFailsFast() async throws {
-        let harness = try GPSDHarness(device: false)
+        let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
         do {
             _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port)).requestLocation(request(seconds: 30))
@@ -136,7 +145,7 @@ import HereWeatherGPSD
     }
 
     @Test func gpsdClosingMidRequestEndsTheRequest() async throws {
-        let harness = try GPSDHarness()
+        let harness = try await GPSDHarness.started()
         let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
         let task = Task { try await provider.requestLocation(request(.any, seconds: 60)) }
         #expect(await harness.watcherSeen(timeout: .seconds(15)))

@@ -133,6 +133,12 @@ final class GPSDHarness: @unchecked Sendable {
         devicePathValue = started.devicePath
     }
 
+    /// `init` on a thread of its own, for async tests: starting gpsd blocks for about a second
+    /// (longer on a loaded machine), which must not hold one of the few cooperative threads.
+    static func started(device: Bool = true) async throws -> GPSDHarness {
+        try await BlockingCall.run { Result { try GPSDHarness(device: device) } }
+    }
+
     /// A port taken between our check and gpsd's bind: try another one (4 attempts).
     private static func startWithRetries(device: Bool) throws -> Started {
         var attempt = 0
