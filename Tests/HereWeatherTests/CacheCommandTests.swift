@@ -39,12 +39,12 @@ import Glibc
 
     // MARK: Fresh entries
 
-    @Test func twoRunsWithinTheTTLMakeOneRequest() throws {
+    @Test func twoRunsWithinTheTTLMakeOneRequest() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
-        let first = try runner.run(["--json"])
-        let second = try runner.run(["--json"])
+        let first = try await runner.run(["--json"])
+        let second = try await runner.run(["--json"])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
         #expect(server.requests.count == 1)
         #expect(weather(first)?["cached"] as? Bool == false)
@@ -54,14 +54,14 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: runner.home.path + "/.cache/" + cacheFile))
     }
 
-    @Test func noCacheAsksAgainAndXDGCacheHomeIsHonoured() throws {
+    @Test func noCacheAsksAgainAndXDGCacheHomeIsHonoured() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
         let elsewhere = runner.home.path + "/elsewhere"
         let environment = ["XDG_CACHE_HOME": elsewhere]
-        #expect(try runner.run(["--json"], environment: environment).status == 0)
-        let bypass = try runner.run(["--json", "--no-cache"], environment: environment)
+        #expect(try await runner.run(["--json"], environment: environment).status == 0)
+        let bypass = try await runner.run(["--json", "--no-cache"], environment: environment)
         #expect(bypass.status == 0, "\(bypass.stderr)")
         #expect(weather(bypass)?["cached"] as? Bool == false)
         #expect(server.requests.count == 2)
@@ -69,10 +69,10 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: runner.home.path + "/.cache/here-weather"))
     }
 
-    @Test func aReplayNeitherReadsNorWritesTheCache() throws {
+    @Test func aReplayNeitherReadsNorWritesTheCache() async throws {
         let runner = try CommandRunner()
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", replay])
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(weather(result)?["cached"] as? Bool == false)
         #expect(!FileManager.default.fileExists(atPath: runner.home.path + "/.cache/here-weather"))
@@ -97,7 +97,7 @@ import Glibc
 
     // MARK: Interrupted runs
 
-    @Test func aRunKilledWhileHoldingTheLockDoesNotBlockTheNext() throws {
+    @Test func aRunKilledWhileHoldingTheLockDoesNotBlockTheNext() async throws {
         let answered = RequestCounter()
         let server = try FixtureServer { _ in answered.next() == 0 ? .hang : Self.forecast }
         defer { server.stop() }
@@ -110,41 +110,41 @@ import Glibc
         let outcome = killed.finish()
         #expect(outcome.status == SIGKILL && killed.process.terminationReason == .uncaughtSignal)
 
-        let next = try runner.run(["--json"])
+        let next = try await runner.run(["--json"])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(weather(next)?["cached"] as? Bool == false)
         #expect(server.requests.count == 2)
-        let after = try runner.run(["--json"])
+        let after = try await runner.run(["--json"])
         #expect(weather(after)?["cached"] as? Bool == true, "the next run's entry was written")
     }
 
-    @Test func aLeftoverTemporaryFileAndATruncatedEntryAreHarmless() throws {
+    @Test func aLeftoverTemporaryFileAndATruncatedEntryAreHarmless() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
-        #expect(try runner.run(["--json"]).status == 0)
+        #expect(try await runner.run(["--json"]).status == 0)
         let folder = runner.home.path + "/.cache/here-weather/"
         let entry = try Data(contentsOf: URL(fileURLWithPath: folder + "open-meteo_27.95_-82.46_metric.weather"))
         try entry.prefix(entry.count / 2).write(to: URL(fileURLWithPath: folder + "open-meteo_27.95_-82.46_metric.weather"))
         try entry.prefix(100).write(to: URL(fileURLWithPath: folder + ".here-weather.tmp.Ab12Cd"))
 
-        let next = try runner.run(["--json"])
+        let next = try await runner.run(["--json"])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(weather(next)?["cached"] as? Bool == false, "the truncated entry was not used")
         #expect(server.requests.count == 2)
-        #expect(weather(try runner.run(["--json"]))?["cached"] as? Bool == true, "and it was replaced")
+        #expect(weather(try await runner.run(["--json"]))?["cached"] as? Bool == true, "and it was replaced")
     }
 
     // MARK: Offline
 
-    @Test func offlineAnOldReportIsShownMarkedStale() throws {
+    @Test func offlineAnOldReportIsShownMarkedStale() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server, ttl: 0))
-        #expect(try runner.run(["--json"]).status == 0)
+        #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
 
-        let json = try runner.run(["--json"])
+        let json = try await runner.run(["--json"])
         #expect(json.status == 0, "\(json.stderr)")
         let report = try #require(weather(json))
         #expect(report["stale"] as? Bool == true)
@@ -152,38 +152,38 @@ import Glibc
         #expect((report["age_s"] as? Double).map { $0 >= 0 } == true)
         #expect((report["current"] as? [String: Any])?["temperature"] as? Double == 26.8)
 
-        let text = try runner.run([])
+        let text = try await runner.run([])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.split(separator: "\n").dropFirst().first?.hasPrefix("offline: from ") == true, "\(text.stdout)")
         #expect(text.stdout.contains("Mainly clear, 26.8 °C"))
     }
 
-    @Test func offlineNoStaleFails() throws {
+    @Test func offlineNoStaleFails() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server, ttl: 0))
-        #expect(try runner.run(["--json"]).status == 0)
+        #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
 
-        let result = try runner.run(["--json", "--no-stale"])
+        let result = try await runner.run(["--json", "--no-stale"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("Cannot reach Open-Meteo"), "\(result.stderr)")
         let error = result.json?["error"] as? [String: Any]
         #expect(error?["code"] as? String == "service_unavailable")
     }
 
-    @Test func offlineAReportPastTheStaleLimitIsNotShown() throws {
+    @Test func offlineAReportPastTheStaleLimitIsNotShown() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server, ttl: 0, staleLimit: 0))
-        #expect(try runner.run(["--json"]).status == 0)
+        #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
-        let result = try runner.run(["--json"])
+        let result = try await runner.run(["--json"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("Cannot reach Open-Meteo"), "\(result.stderr)")
     }
 
-    @Test func aServerErrorFallsBackButABadRequestDoesNot() throws {
+    @Test func aServerErrorFallsBackButABadRequestDoesNot() async throws {
         let status = RequestCounter()
         let server = try FixtureServer { _ in
             switch status.next() {
@@ -194,10 +194,10 @@ import Glibc
         }
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server, ttl: 0))
-        #expect(try runner.run(["--json"]).status == 0)
-        let unavailable = try runner.run(["--json"])
+        #expect(try await runner.run(["--json"]).status == 0)
+        let unavailable = try await runner.run(["--json"])
         #expect(unavailable.status == 0 && weather(unavailable)?["stale"] as? Bool == true, "\(unavailable.stderr)")
-        let badRequest = try runner.run(["--json"])
+        let badRequest = try await runner.run(["--json"])
         #expect(badRequest.status == 69, "a 400 needs fixing, not hiding")
     }
 }

@@ -208,10 +208,10 @@ import HereWeatherHTTP
         return runner
     }
 
-    @Test func whereCityPrintsThePlaceAsJSONWithoutAskingPermission() throws {
+    @Test func whereCityPrintsThePlaceAsJSONWithoutAskingPermission() async throws {
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
         // gpsd and ip would ask (and, without a terminal, refuse): --city needs no permission.
-        let result = try runner(server).run(["where", "--city", "Melbourne, AU", "--json"])
+        let result = try await runner(server).run(["where", "--city", "Melbourne, AU", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["latitude"] as? Double == -37.814)
@@ -222,10 +222,10 @@ import HereWeatherHTTP
         #expect(server.requests == ["/v1/search?name=Melbourne&count=10&language=en&format=json&countryCode=AU"])
     }
 
-    @Test func reportWithCityFetchesTheWeatherThere() throws {
+    @Test func reportWithCityFetchesTheWeatherThere() async throws {
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
-        let result = try runner(server).run(["--city", "Melbourne, Florida", "--json", "--weather-replay", replay])
+        let result = try await runner(server).run(["--city", "Melbourne, Florida", "--json", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["name"] as? String == "Melbourne, Florida, US")
@@ -233,31 +233,31 @@ import HereWeatherHTTP
         #expect(result.json?["weather"] != nil)
     }
 
-    @Test func whereCityTextShowsTheSource() throws {
+    @Test func whereCityTextShowsTheSource() async throws {
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
-        let result = try runner(server).run(["where", "--city", "Melbourne, US"])
+        let result = try await runner(server).run(["where", "--city", "Melbourne, US"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Melbourne, Florida, US"))
         #expect(result.stdout.contains("city search via Open-Meteo geocoding"))
     }
 
-    @Test func binaryNoMatchIs75AndServiceFailureIs69() throws {
+    @Test func binaryNoMatchIs75AndServiceFailureIs69() async throws {
         let empty = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/no-results.json")])
-        let none = try runner(empty).run(["where", "--city", "Xyzzyville", "--json"])
+        let none = try await runner(empty).run(["where", "--city", "Xyzzyville", "--json"])
         #expect(none.status == 75)
         #expect(none.stderr.contains("No place named \"Xyzzyville\" found; check the spelling or add a country code"))
         let error = (none.json?["error"] as? [String: Any])
         #expect(error?["code"] as? String == "no_location")
 
         let broken = try FixtureServer(routes: [Self.openMeteoPath: .json(500, "{}")])
-        let failed = try runner(broken).run(["where", "--city", "Melbourne"])
+        let failed = try await runner(broken).run(["where", "--city", "Melbourne"])
         #expect(failed.status == 69)
         #expect(failed.stderr.contains("Open-Meteo geocoding answered HTTP 500"))
     }
 
-    @Test func binaryUsesTheOpenWeatherMapGeocoderAndHidesTheKey() throws {
+    @Test func binaryUsesTheOpenWeatherMapGeocoderAndHidesTheKey() async throws {
         let server = try FixtureServer(routes: [Self.owmPath: .fixture("geocoding/openweathermap/error-401.json", status: 401)])
-        let result = try runner(server, provider: "openweathermap")
+        let result = try await runner(server, provider: "openweathermap")
             .run(["where", "--city", "Melbourne", "--verbose"], environment: ["OPENWEATHERMAP_API_KEY": Self.key])
         #expect(result.status == 78)
         #expect(result.stderr.contains("OpenWeatherMap geocoding rejected the API key (HTTP 401)"))
@@ -265,17 +265,17 @@ import HereWeatherHTTP
         #expect(server.requests.first?.hasPrefix("/geo/1.0/direct?q=Melbourne&limit=5&appid=") == true)
     }
 
-    @Test func cityConflictsWithOtherLocationInputIsUsage64() throws {
+    @Test func cityConflictsWithOtherLocationInputIsUsage64() async throws {
         let runner = try CommandRunner()
-        let withLat = try runner.run(["--city", "Melbourne", "--lat", "1", "--lon", "2"])
+        let withLat = try await runner.run(["--city", "Melbourne", "--lat", "1", "--lon", "2"])
         #expect(withLat.status == 64)
         #expect(withLat.stderr.contains("--city and --lat/--lon both give the location: use one."))
-        let withReplay = try runner.run(["where", "--city", "Melbourne", "--replay", "x.nmea"])
+        let withReplay = try await runner.run(["where", "--city", "Melbourne", "--replay", "x.nmea"])
         #expect(withReplay.status == 64)
         #expect(withReplay.stderr.contains("--city and --replay both give the location"))
-        let withSource = try runner.run(["where", "--city", "Melbourne", "--source", "gpsd"])
+        let withSource = try await runner.run(["where", "--city", "Melbourne", "--source", "gpsd"])
         #expect(withSource.status == 64)
-        let empty = try runner.run(["where", "--city", " "])
+        let empty = try await runner.run(["where", "--city", " "])
         #expect(empty.status == 64)
         #expect(empty.stderr.contains("--city needs a place name"))
     }

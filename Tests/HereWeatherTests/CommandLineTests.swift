@@ -30,11 +30,11 @@ import Testing
 
     // MARK: Reports
 
-    @Test func fullRunFromTheFixedLocationAgainstALocalServer() throws {
+    @Test func fullRunFromTheFixedLocationAgainstALocalServer() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
-        let result = try runner.run([])
+        let result = try await runner.run([])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Tampa (fixed location, ±1 km)"))
         #expect(result.stdout.contains("Mainly clear, 26.8 °C, feels like 26.9 °C"))
@@ -48,9 +48,9 @@ import Testing
         #expect(server.requests[0].contains("latitude=27.95&longitude=-82.46"))
     }
 
-    @Test func jsonOutputFollowsTheSchema() throws {
+    @Test func jsonOutputFollowsTheSchema() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--lat", "27.9506", "--lon", "-82.4572", "--json", "--weather-replay", tampaReplay])
+        let result = try await runner.run(["--lat", "27.9506", "--lon", "-82.4572", "--json", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 1, "one JSON object on one line")
         let json = try #require(result.json)
@@ -81,10 +81,10 @@ import Testing
         #expect(daily.first?["date"] as? String == "2026-11-22")
     }
 
-    @Test func nullsStayNullInJSON() throws {
+    @Test func nullsStayNullInJSON() async throws {
         let runner = try CommandRunner()
         let replay = Fixtures.url("weather/open-meteo/nulls.json").path
-        let result = try runner.run(["--lat", "89.9", "--lon", "0", "--json", "--weather-replay", replay])
+        let result = try await runner.run(["--lat", "89.9", "--lon", "0", "--json", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
         let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["visibility_m"] is NSNull)
@@ -94,9 +94,9 @@ import Testing
         #expect(current["sunrise"] is NSNull, "polar night has no sunrise")
     }
 
-    @Test func hourlyAndDailyTables() throws {
+    @Test func hourlyAndDailyTables() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--hourly", "--daily", "--weather-replay", tampaReplay])
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--hourly", "--daily", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let hourlyTitle = try #require(lines.firstIndex(of: "Next 12 hours"))
@@ -112,26 +112,26 @@ import Testing
         }
     }
 
-    @Test func unitsFlagConverts() throws {
+    @Test func unitsFlagConverts() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--units", "imperial", "--json", "--weather-replay", tampaReplay])
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--units", "imperial", "--json", "--weather-replay", tampaReplay])
         let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["temperature"] as? Double == 80.24)  // 26.8 °C
     }
 
-    @Test func openWeatherMapReplayWithItsPlaceName() throws {
+    @Test func openWeatherMapReplayWithItsPlaceName() async throws {
         let runner = try CommandRunner()
         let replay = Fixtures.url("weather/openweathermap/weather-tampa-metric.json").path
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap", "--weather-replay", replay])
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Tampa, US (--lat/--lon)"))
     }
 
     // MARK: Errors and exit codes
 
-    @Test func noLocationExplainsHowToConfigureOne() throws {
+    @Test func noLocationExplainsHowToConfigureOne() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run([])
+        let result = try await runner.run([])
         #expect(result.status == 75)
         #expect(result.stderr.contains("[location.fixed]"))
         #expect(result.stderr.contains("--lat and --lon"))
@@ -139,9 +139,9 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1, "one line")
     }
 
-    @Test func errorsInJSONModeAreJSONOnStdout() throws {
+    @Test func errorsInJSONModeAreJSONOnStdout() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--json"])
+        let result = try await runner.run(["--json"])
         #expect(result.status == 75)
         let error = try #require(result.json?["error"] as? [String: Any])
         #expect(error["code"] as? String == "no_location")
@@ -149,28 +149,28 @@ import Testing
         #expect((error["message"] as? String)?.contains("--lat") == true)
     }
 
-    @Test func serviceFailureIsExit69() throws {
+    @Test func serviceFailureIsExit69() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .json(503, "<html>down</html>")])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
-        let result = try runner.run(["--json"])
+        let result = try await runner.run(["--json"])
         #expect(result.status == 69)
         let error = try #require(result.json?["error"] as? [String: Any])
         #expect(error["code"] as? String == "service_unavailable")
         #expect((error["message"] as? String)?.contains("HTTP 503") == true)
     }
 
-    @Test func unreachableServiceIsExit69() throws {
+    @Test func unreachableServiceIsExit69() async throws {
         let server = try FixtureServer(routes: [:])
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
         server.stop()
-        let result = try runner.run([])
+        let result = try await runner.run([])
         #expect(result.status == 69)
         #expect(result.stderr.contains("connection refused"))
     }
 
-    @Test func rejectedKeyIsExit78AndNeverPrinted() throws {
+    @Test func rejectedKeyIsExit78AndNeverPrinted() async throws {
         let key = "c0ffeec0ffeec0ffeec0ffeec0ffee00"
         let server = try FixtureServer(routes: [
             "/data/2.5/weather": .fixture("weather/openweathermap/error-401.json", status: 401),
@@ -179,7 +179,7 @@ import Testing
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server, provider: "openweathermap"))
         for arguments in [[], ["--json"]] {
-            let result = try runner.run(arguments, environment: ["OPENWEATHERMAP_API_KEY": key])
+            let result = try await runner.run(arguments, environment: ["OPENWEATHERMAP_API_KEY": key])
             #expect(result.status == 78)
             #expect(!result.stdout.contains(key) && !result.stderr.contains(key))
             #expect(result.stderr.contains("rejected the API key"))
@@ -187,15 +187,15 @@ import Testing
         #expect(server.requests.allSatisfy { $0.contains("appid=\(key)") })
     }
 
-    @Test func missingKeyIsExit78NamingBothWaysToSetIt() throws {
+    @Test func missingKeyIsExit78NamingBothWaysToSetIt() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--lat", "1", "--lon", "2", "--provider", "openweathermap"])
+        let result = try await runner.run(["--lat", "1", "--lon", "2", "--provider", "openweathermap"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("api_key"))
         #expect(result.stderr.contains("OPENWEATHERMAP_API_KEY"))
     }
 
-    @Test func openWeatherMapEndToEndWithTheKeyFromTheConfigFile() throws {
+    @Test func openWeatherMapEndToEndWithTheKeyFromTheConfigFile() async throws {
         let server = try FixtureServer(routes: [
             "/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
             "/data/2.5/forecast": .fixture("weather/openweathermap/forecast-tampa-metric.json"),
@@ -203,7 +203,7 @@ import Testing
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server, provider: "openweathermap").replacingOccurrences(
             of: "[weather.openweathermap]", with: "[weather.openweathermap]\napi_key = \"filekey123\""))
-        let result = try runner.run(["--daily"])
+        let result = try await runner.run(["--daily"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Tampa (fixed location"))
         #expect(result.stdout.contains("Next "))
@@ -219,28 +219,28 @@ import Testing
         (["--provider", "darksky"], "--provider must be"),
         (["--no-such-flag"], "Unknown option"),
     ])
-    func usageErrorsAreExit64(arguments: [String], message: String) throws {
-        let result = try CommandRunner().run(arguments)
+    func usageErrorsAreExit64(arguments: [String], message: String) async throws {
+        let result = try await CommandRunner().run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func negativeCoordinatesParseAsValues() throws {
-        let result = try CommandRunner().run(["--lat", "-37.81", "--lon", "144.96", "--json", "--weather-replay",
+    @Test func negativeCoordinatesParseAsValues() async throws {
+        let result = try await CommandRunner().run(["--lat", "-37.81", "--lon", "144.96", "--json", "--weather-replay",
                                               Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["latitude"] as? Double == -37.81)
     }
 
-    @Test func missingReplayFileIsExit66() throws {
-        let result = try CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay", "/nonexistent/recording.json"])
+    @Test func missingReplayFileIsExit66() async throws {
+        let result = try await CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay", "/nonexistent/recording.json"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/recording.json"))
     }
 
-    @Test func undecodableReplayIsExit69() throws {
-        let result = try CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay",
+    @Test func undecodableReplayIsExit69() async throws {
+        let result = try await CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay",
                                               Fixtures.url("weather/misc/truncated.json").path])
         #expect(result.status == 69)
         #expect(result.stderr.contains("not valid JSON"))
@@ -248,10 +248,10 @@ import Testing
 
     // MARK: Config
 
-    @Test func badConfigNamesFileLineAndColumn() throws {
+    @Test func badConfigNamesFileLineAndColumn() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"metric\nprovider = 3\n")
-        let result = try runner.run(["--lat", "1", "--lon", "2"])
+        let result = try await runner.run(["--lat", "1", "--lon", "2"])
         #expect(result.status == 78)
         #expect(result.stderr.contains(runner.configPath))
         #expect(result.stderr.contains("line 3, column"))
@@ -263,75 +263,75 @@ import Testing
         ("[weather]\ntimeout = \"soon\"", "weather.timeout", "seconds"),
         ("[weather.open-meteo]\nbase_url = \"api.open-meteo.com\"", "weather.open-meteo.base_url", "URL"),
     ])
-    func badValuesAreExit78NamingTheKey(body: String, key: String, detail: String) throws {
+    func badValuesAreExit78NamingTheKey(body: String, key: String, detail: String) async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n" + body + "\n")
-        let result = try runner.run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
+        let result = try await runner.run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
         #expect(result.status == 78)
         #expect(result.stderr.contains(key), "\(result.stderr)")
         #expect(result.stderr.contains(detail), "\(result.stderr)")
     }
 
-    @Test func unknownKeysWarnButRun() throws {
+    @Test func unknownKeysWarnButRun() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\ncolour = true\n[weather]\nunits = \"metric\"\nspeed = 3\n")
-        let result = try runner.run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
+        let result = try await runner.run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
         #expect(result.status == 0)
         #expect(result.stderr.contains("unknown key colour"))
         #expect(result.stderr.contains("unknown key weather.speed"))
     }
 
-    @Test func configPathFollowsTheEnvironment() throws {
+    @Test func configPathFollowsTheEnvironment() async throws {
         let runner = try CommandRunner()
-        #expect(try runner.run(["config", "path"]).stdout == runner.configPath + "\n")
-        #expect(try runner.run(["config", "path"], environment: ["XDG_CONFIG_HOME": "/tmp/xdg"]).stdout
+        #expect(try await runner.run(["config", "path"]).stdout == runner.configPath + "\n")
+        #expect(try await runner.run(["config", "path"], environment: ["XDG_CONFIG_HOME": "/tmp/xdg"]).stdout
                 == "/tmp/xdg/here-weather/config.toml\n")
-        #expect(try runner.run(["config", "path"], environment: ["HERE_WEATHER_CONFIG": "/tmp/elsewhere.toml"]).stdout
+        #expect(try await runner.run(["config", "path"], environment: ["HERE_WEATHER_CONFIG": "/tmp/elsewhere.toml"]).stdout
                 == "/tmp/elsewhere.toml\n")
     }
 
-    @Test func configInitWritesOnceAndRefusesToOverwrite() throws {
+    @Test func configInitWritesOnceAndRefusesToOverwrite() async throws {
         let runner = try CommandRunner()
-        let first = try runner.run(["config", "init"])
+        let first = try await runner.run(["config", "init"])
         #expect(first.status == 0, "\(first.stderr)")
         let written = try String(contentsOfFile: runner.configPath, encoding: .utf8)
         #expect(written.hasPrefix("# here-weather configuration"))
         #expect(written.contains("version = 1"))
 
         try runner.writeConfig(written + "\n# my own note\n")
-        let second = try runner.run(["config", "init"])
+        let second = try await runner.run(["config", "init"])
         #expect(second.status == 73)
         #expect(second.stderr.contains("--force"))
         #expect(try String(contentsOfFile: runner.configPath, encoding: .utf8).contains("# my own note"), "left alone")
 
-        let forced = try runner.run(["config", "init", "--force"])
+        let forced = try await runner.run(["config", "init", "--force"])
         #expect(forced.status == 0)
         #expect(try String(contentsOfFile: runner.configPath, encoding: .utf8) == written)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (runner.configPath as NSString).deletingLastPathComponent)
         #expect(leftovers == ["config.toml"], "no temporary files left behind")
 
         // The written template is a valid config: using it fails only for want of a location.
-        let run = try runner.run([])
+        let run = try await runner.run([])
         #expect(run.status == 75)
         #expect(run.stderr.split(separator: "\n").count == 1, "no warnings from the template")
     }
 
-    @Test func configShowRedactsTheKey() throws {
+    @Test func configShowRedactsTheKey() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n[weather.openweathermap]\napi_key = \"supersecretkey42\"\n")
-        let fromFile = try runner.run(["config", "show"])
+        let fromFile = try await runner.run(["config", "show"])
         #expect(fromFile.status == 0)
         #expect(!fromFile.stdout.contains("supersecretkey42"))
         #expect(fromFile.stdout.contains("api_key = \"[redacted]\"  # from the config file"))
         #expect(fromFile.stdout.contains("provider = \"open-meteo\""))
 
-        let fromEnvironment = try runner.run(["config", "show"], environment: ["OPENWEATHERMAP_API_KEY": "envsecret99"])
+        let fromEnvironment = try await runner.run(["config", "show"], environment: ["OPENWEATHERMAP_API_KEY": "envsecret99"])
         #expect(!fromEnvironment.stdout.contains("envsecret99"))
         #expect(fromEnvironment.stdout.contains("from OPENWEATHERMAP_API_KEY"))
     }
 
-    @Test func helpTeachesUsage() throws {
-        let result = try CommandRunner().run(["--help"])
+    @Test func helpTeachesUsage() async throws {
+        let result = try await CommandRunner().run(["--help"])
         #expect(result.status == 0)
         for text in ["--lat", "--json", "--weather-replay", "config", "Exit status", "78"] {
             #expect(result.stdout.contains(text), "help lacks \(text)")

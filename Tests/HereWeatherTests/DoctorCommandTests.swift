@@ -3,7 +3,7 @@ import Testing
 
 /// `here-weather doctor` with the built binary.
 @Suite struct DoctorCommandTests {
-    @Test func reportsEachSourceAndTheServiceWithoutProbingUnpermittedOnes() throws {
+    @Test func reportsEachSourceAndTheServiceWithoutProbingUnpermittedOnes() async throws {
         let server = try FixtureServer(routes: [
             "/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json"),
             "/ipinfo/json": .fixture("ip/ipinfo/success.json"),
@@ -28,7 +28,7 @@ import Testing
             [weather.open-meteo]
             base_url = "\(server.baseURL)"
             """)
-        let result = try runner.run(["doctor"])
+        let result = try await runner.run(["doctor"])
         #expect(result.status == 1, "gpsd fails")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("config") && $0.contains("OK") })
@@ -40,10 +40,10 @@ import Testing
         #expect(server.requests.contains { $0.hasPrefix("/v1/forecast?latitude=27.95&longitude=-82.46") })
     }
 
-    @Test func aBrokenConfigIsExit78() throws {
+    @Test func aBrokenConfigIsExit78() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"kelvinish\"\n")
-        let result = try runner.run(["doctor"])
+        let result = try await runner.run(["doctor"])
         #expect(result.status == 78)
         #expect(result.stdout.contains("weather.units"))
     }

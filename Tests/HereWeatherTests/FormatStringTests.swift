@@ -110,34 +110,34 @@ import Testing
 
     // MARK: The command line
 
-    @Test func formatOnTheCommandLine() throws {
+    @Test func formatOnTheCommandLine() async throws {
         let runner = try CommandRunner()
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay, "--format", "%c %t %w %h"])
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay, "--format", "%c %t %w %h"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "☀️ 26.8°C ↙4.9m/s 65%\n")
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func badFormatFailsBeforeAnyLocationWork() throws {
+    @Test func badFormatFailsBeforeAnyLocationWork() async throws {
         // No location is configured: a run would end with 75. The format is checked first.
         let runner = try CommandRunner()
-        let result = try runner.run(["--format", "%c %Q"])
+        let result = try await runner.run(["--format", "%c %Q"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown code %Q"))
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func formatDoesNotGoWithJSONOrTables() throws {
+    @Test func formatDoesNotGoWithJSONOrTables() async throws {
         let runner = try CommandRunner()
         for arguments in [["--format", "%t", "--json"], ["--format", "%t", "--hourly"], ["--waybar", "--json"]] {
-            let result = try runner.run(["--lat", "1", "--lon", "2"] + arguments)
+            let result = try await runner.run(["--lat", "1", "--lon", "2"] + arguments)
             #expect(result.status == 64, "\(arguments)")
         }
     }
 
-    @Test func helpListsTheCodes() throws {
-        let result = try CommandRunner().run(["report", "--help"])
+    @Test func helpListsTheCodes() async throws {
+        let result = try await CommandRunner().run(["report", "--help"])
         #expect(result.status == 0)
         for code in FormatString.Code.allCases {
             #expect(result.stdout.contains("%\(code.letter)  \(code.summary)"), "%\(code.letter)")

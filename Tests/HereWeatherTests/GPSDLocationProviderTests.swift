@@ -158,7 +158,7 @@ import HereWeatherGPSD
         }
     }
 
-    @Test func whereCommandReadsGPSDFromTheConfig() throws {
+    @Test func whereCommandReadsGPSDFromTheConfig() async throws {
         let harness = try GPSDHarness()
         defer { harness.stop() }
         let runner = try CommandRunner()
@@ -174,7 +174,7 @@ import HereWeatherGPSD
             port = \(harness.port)
             """)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
-        let result = try runner.run(["where", "--json", "--timeout", "20"])
+        let result = try await runner.run(["where", "--json", "--timeout", "20"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["source"] as? String == "gpsd")

@@ -90,18 +90,18 @@ import Testing
         #expect(stale.contains("\noffline: from 4 h ago\n"))
     }
 
-    @Test func configFileChoosesIconsAndClock() throws {
+    @Test func configFileChoosesIconsAndClock() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n[output]\nicons = \"nerd\"\nclock = \"12h\"\n")
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
         let base = ["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay]
-        let line = try runner.run(base + ["--format", "%c %u %s"])
+        let line = try await runner.run(base + ["--format", "%c %u %s"])
         #expect(line.status == 0, "\(line.stderr)")
         #expect(line.stdout == "\u{E30D} 6:56 AM 5:35 PM\n")
-        let text = try runner.run(base)
+        let text = try await runner.run(base)
         #expect(text.stdout.contains("Sunrise 6:56 AM"))
         // JSON keeps ISO 8601 whatever the clock.
-        let json = try runner.run(base + ["--json"])
+        let json = try await runner.run(base + ["--json"])
         let current = try #require((json.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["sunrise"] as? String == "2026-11-22T06:56:00-05:00")
     }

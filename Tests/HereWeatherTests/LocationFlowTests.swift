@@ -27,11 +27,11 @@ import Testing
         ])
     }
 
-    @Test func aPermittedIPLookupAnswersWithItsProvenance() throws {
+    @Test func aPermittedIPLookupAnswersWithItsProvenance() async throws {
         let server = try ipServer()
         let runner = try CommandRunner()
         try runner.writeConfig(ipConfig(server, permission: "allow"))
-        let result = try runner.run(["where", "--json"])
+        let result = try await runner.run(["where", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["source"] as? String == "ip")
@@ -41,61 +41,61 @@ import Testing
         #expect(server.requests == ["/ipinfo/json"])
     }
 
-    @Test func anUndecidedIPLookupWithoutATerminalSendsNothing() throws {
+    @Test func anUndecidedIPLookupWithoutATerminalSendsNothing() async throws {
         let server = try ipServer()
         let runner = try CommandRunner()
         try runner.writeConfig(ipConfig(server))
-        let result = try runner.run(["where"])
+        let result = try await runner.run(["where"])
         #expect(result.status == 77)
         #expect(result.stderr.contains("here-weather permissions allow ip"))
         #expect(server.requests.isEmpty, "no request to a third party without permission")
     }
 
-    @Test func aDeniedSourceSendsNothingAndSaysHowToAllowIt() throws {
+    @Test func aDeniedSourceSendsNothingAndSaysHowToAllowIt() async throws {
         let server = try ipServer()
         let runner = try CommandRunner()
         try runner.writeConfig(ipConfig(server, permission: "deny"))
-        let result = try runner.run(["where", "--json"])
+        let result = try await runner.run(["where", "--json"])
         #expect(result.status == 77)
         #expect((result.json?["error"] as? [String: Any])?["code"] as? String == "not_permitted")
         #expect(server.requests.isEmpty)
     }
 
-    @Test func theMasterSwitchRefusesAutomaticSourcesButNotExplicitInput() throws {
+    @Test func theMasterSwitchRefusesAutomaticSourcesButNotExplicitInput() async throws {
         let server = try ipServer()
         let runner = try CommandRunner()
         try runner.writeConfig(ipConfig(server, permission: "allow", extra: "enabled = false"))
-        let refused = try runner.run(["where"])
+        let refused = try await runner.run(["where"])
         #expect(refused.status == 77)
         #expect(refused.stderr.contains("enabled = true"))
         #expect(server.requests.isEmpty)
-        let explicit = try runner.run(["where", "--lat", "27.95", "--lon", "-82.46"])
+        let explicit = try await runner.run(["where", "--lat", "27.95", "--lon", "-82.46"])
         #expect(explicit.status == 0, "\(explicit.stderr)")
-        let replay = try runner.run(["where", "--replay", Fixtures.url("nmea/hdop-only.nmea").path])
+        let replay = try await runner.run(["where", "--replay", Fixtures.url("nmea/hdop-only.nmea").path])
         #expect(replay.status == 0, "\(replay.stderr)")
     }
 
-    @Test func aRememberedGrantWorksAndTheLastLocationIsReused() throws {
+    @Test func aRememberedGrantWorksAndTheLastLocationIsReused() async throws {
         let server = try ipServer()
         let runner = try CommandRunner()
         try runner.writeConfig(ipConfig(server))
-        #expect(try runner.run(["permissions", "allow", "ip"]).status == 0)
-        let first = try runner.run(["where", "--json", "--accuracy", "any"])
+        #expect(try await runner.run(["permissions", "allow", "ip"]).status == 0)
+        let first = try await runner.run(["where", "--json", "--accuracy", "any"])
         #expect(first.status == 0, "\(first.stderr)")
-        let second = try runner.run(["where", "--json", "--accuracy", "any"])
+        let second = try await runner.run(["where", "--json", "--accuracy", "any"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(server.requests.count == 1, "the second run answered from the remembered location")
         #expect((second.json?["location"] as? [String: Any])?["service"] as? String == "ipinfo.io")
     }
 
-    @Test func failoverToTheNextService() throws {
+    @Test func failoverToTheNextService() async throws {
         let server = try FixtureServer(routes: [
             "/ipinfo/json": .fixture("ip/ipinfo/rate-limited-429.json", status: 429),
             "/ipwhois/": .fixture("ip/ipwhois/success.json"),
         ])
         let runner = try CommandRunner()
         try runner.writeConfig(ipConfig(server, permission: "allow"))
-        let result = try runner.run(["where", "--json"])
+        let result = try await runner.run(["where", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect((result.json?["location"] as? [String: Any])?["service"] as? String == "ipwho.is")
         #expect(server.requests == ["/ipinfo/json", "/ipwhois/"])
@@ -118,7 +118,7 @@ import Testing
         return String(decoding: output, as: UTF8.self)
     }
 
-    @Test func answeringAlwaysOnATerminalGrantsAndRemembers() throws {
+    @Test func answeringAlwaysOnATerminalGrantsAndRemembers() async throws {
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let runner = try CommandRunner()
         try runner.writeConfig("""
@@ -152,10 +152,10 @@ import Testing
         #expect(server.requests == ["/ipinfo/json"])
 
         // Remembered: a later run without a terminal is allowed, and `permissions` says why.
-        let shownLater = try runner.run(["permissions"])
+        let shownLater = try await runner.run(["permissions"])
         #expect(shownLater.stdout.contains("ip"))
         #expect(shownLater.stdout.contains("allow"))
-        let later = try runner.run(["where", "--json", "--accuracy", "any", "--max-age", "off"])
+        let later = try await runner.run(["where", "--json", "--accuracy", "any", "--max-age", "off"])
         #expect(later.status == 0, "\(later.stderr)")
     }
 }

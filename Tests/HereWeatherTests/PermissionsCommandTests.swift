@@ -13,8 +13,8 @@ import Testing
 
         init() throws { runner = try CommandRunner() }
 
-        func run(_ arguments: [String]) throws -> CommandRunner.Result {
-            try runner.run(["permissions"] + arguments,
+        func run(_ arguments: [String]) async throws -> CommandRunner.Result {
+            try await runner.run(["permissions"] + arguments,
                            environment: ["XDG_STATE_HOME": state, SystemPolicy.pathVariable: policyPath])
         }
 
@@ -30,9 +30,9 @@ import Testing
         }
     }
 
-    @Test func showListsEverySourceWithItsStateAndOrigin() throws {
+    @Test func showListsEverySourceWithItsStateAndOrigin() async throws {
         let user = try User()
-        let result = try user.run([])
+        let result = try await user.run([])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("Location services: on, by default\n"))
@@ -40,29 +40,29 @@ import Testing
         #expect(user.row(result, "ip") == ["ip", "ask", "default"])
         #expect(user.row(result, "nmea") == ["nmea", "allow", "default"])
         #expect(user.row(result, "fixed") == ["fixed", "allow", "default"])
-        #expect(try user.run(["show"]).stdout == result.stdout)
+        #expect(try await user.run(["show"]).stdout == result.stdout)
     }
 
-    @Test func allowDenyResetChangeTheRememberedDecision() throws {
+    @Test func allowDenyResetChangeTheRememberedDecision() async throws {
         let user = try User()
-        let allow = try user.run(["allow", "gpsd"])
+        let allow = try await user.run(["allow", "gpsd"])
         #expect(allow.status == 0, "\(allow.stderr)")
         #expect(allow.stdout == "gpsd: allow, set by remembered decision (\(user.storePath))\n")
-        #expect(try user.run(["deny", "ip"]).status == 0)
-        var show = try user.run([])
+        #expect(try await user.run(["deny", "ip"]).status == 0)
+        var show = try await user.run([])
         #expect(user.row(show, "gpsd") == ["gpsd", "allow", "remembered decision (\(user.storePath))"])
         #expect(user.row(show, "ip") == ["ip", "deny", "remembered decision (\(user.storePath))"])
         #expect(PermissionStore(path: user.storePath).load().decisions == [.gpsd: .allow, .ip: .deny])
         let mode = try FileManager.default.attributesOfItem(atPath: user.storePath)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let reset = try user.run(["reset", "gpsd"])
+        let reset = try await user.run(["reset", "gpsd"])
         #expect(reset.stdout == "gpsd: ask, by default\n")
-        show = try user.run([])
+        show = try await user.run([])
         #expect(user.row(show, "gpsd") == ["gpsd", "ask", "default"])
         #expect(user.row(show, "ip") == ["ip", "deny", "remembered decision (\(user.storePath))"])
     }
 
-    @Test func theConfigFileIsNeverRewritten() throws {
+    @Test func theConfigFileIsNeverRewritten() async throws {
         let user = try User()
         let config = """
             # My settings. Keep this comment!
@@ -77,75 +77,75 @@ import Testing
             """
         try user.runner.writeConfig(config)
         let before = try Data(contentsOf: URL(fileURLWithPath: user.runner.configPath))
-        var show = try user.run([])
+        var show = try await user.run([])
         #expect(user.row(show, "gpsd") == ["gpsd", "deny", "config file (\(user.runner.configPath))"])
         #expect(user.row(show, "ip") == ["ip", "allow", "config file (\(user.runner.configPath))"])
         // A remembered decision beats the config file's permission.
-        #expect(try user.run(["allow", "gpsd"]).stdout.hasPrefix("gpsd: allow, set by remembered decision"))
-        #expect(try user.run(["deny", "ip"]).status == 0)
-        #expect(try user.run(["reset", "ip"]).stdout == "ip: allow, set by config file (\(user.runner.configPath))\n")
-        show = try user.run([])
+        #expect(try await user.run(["allow", "gpsd"]).stdout.hasPrefix("gpsd: allow, set by remembered decision"))
+        #expect(try await user.run(["deny", "ip"]).status == 0)
+        #expect(try await user.run(["reset", "ip"]).stdout == "ip: allow, set by config file (\(user.runner.configPath))\n")
+        show = try await user.run([])
         #expect(user.row(show, "gpsd")[1] == "allow")
         #expect(try Data(contentsOf: URL(fileURLWithPath: user.runner.configPath)) == before)
     }
 
-    @Test func theMasterSwitchAndItsOrigin() throws {
+    @Test func theMasterSwitchAndItsOrigin() async throws {
         let user = try User()
         try user.runner.writeConfig("[location]\nenabled = false\n")
-        let show = try user.run([])
+        let show = try await user.run([])
         #expect(show.stdout.hasPrefix("Location services: off, set by config file (\(user.runner.configPath))\n"))
         #expect(show.stdout.contains("enabled = true under [location] in \(user.runner.configPath)"))
-        let allow = try user.run(["allow", "gpsd"])
+        let allow = try await user.run(["allow", "gpsd"])
         #expect(allow.status == 0)
         #expect(allow.stdout.contains("Note: location services are off"))
     }
 
-    @Test func theSystemPolicyWinsAndCannotBeOverridden() throws {
+    @Test func theSystemPolicyWinsAndCannotBeOverridden() async throws {
         let user = try User()
-        #expect(try user.run(["allow", "ip"]).status == 0)
+        #expect(try await user.run(["allow", "ip"]).status == 0)
         try user.writePolicy("[location.ip]\npermission = \"restricted\"\n")
-        let show = try user.run([])
+        let show = try await user.run([])
         #expect(show.status == 0)
         #expect(user.row(show, "ip") == ["ip", "restricted", "system policy (\(user.policyPath))"])
-        let allow = try user.run(["allow", "ip"])
+        let allow = try await user.run(["allow", "ip"])
         #expect(allow.status == 77)
         #expect(allow.stderr.contains("restricted by the administrator"))
         #expect(allow.stderr.contains(user.policyPath))
-        #expect(try user.run(["allow", "gpsd"]).status == 0)
+        #expect(try await user.run(["allow", "gpsd"]).status == 0)
         try user.writePolicy("[location]\nenabled = false\n")
-        let off = try user.run([])
+        let off = try await user.run([])
         #expect(off.stdout.hasPrefix("Location services: off, set by system policy (\(user.policyPath))\n"))
-        #expect(try user.run(["allow", "gpsd"]).status == 77)
+        #expect(try await user.run(["allow", "gpsd"]).status == 77)
     }
 
-    @Test func anInvalidPolicyIsExit78NamingTheFile() throws {
+    @Test func anInvalidPolicyIsExit78NamingTheFile() async throws {
         let user = try User()
         try user.writePolicy("[location.ip]\npermission = \"maybe\"\n")
-        let result = try user.run([])
+        let result = try await user.run([])
         #expect(result.status == 78)
         #expect(result.stderr.contains("Invalid system location policy \(user.policyPath)"))
         try user.writePolicy("[location.ip]\npermission = \"restricted\"\ncolour = \"red\"\n")
-        let warned = try user.run([])
+        let warned = try await user.run([])
         #expect(warned.status == 0)
         #expect(warned.stderr.contains("unknown key location.ip.colour"))
     }
 
-    @Test func anUnknownSourceIsExit64ListingTheSources() throws {
-        let result = try User().run(["allow", "wifi"])
+    @Test func anUnknownSourceIsExit64ListingTheSources() async throws {
+        let result = try await User().run(["allow", "wifi"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("gpsd, ip, nmea, fixed"))
     }
 
-    @Test func aCorruptStoreIsAWarningAndTheNextDecisionReplacesIt() throws {
+    @Test func aCorruptStoreIsAWarningAndTheNextDecisionReplacesIt() async throws {
         let user = try User()
         try FileManager.default.createDirectory(atPath: user.state + "/here-weather", withIntermediateDirectories: true)
         try "[decisions\ngpsd = ".write(toFile: user.storePath, atomically: true, encoding: .utf8)
-        let show = try user.run([])
+        let show = try await user.run([])
         #expect(show.status == 0)
         #expect(show.stderr.contains("warning: ignoring the remembered location permissions in \(user.storePath)"))
         #expect(user.row(show, "gpsd") == ["gpsd", "ask", "default"])
-        #expect(try user.run(["deny", "gpsd"]).status == 0)
-        let after = try user.run([])
+        #expect(try await user.run(["deny", "gpsd"]).status == 0)
+        let after = try await user.run([])
         #expect(after.stderr.isEmpty)
         #expect(user.row(after, "gpsd")[1] == "deny")
     }
@@ -163,7 +163,7 @@ import Testing
         terminal.type("a\n")
         try await authorizer.authorize(.gpsd)
         #expect(try terminal.screen().contains("[o]nce / [a]lways / [n]ever"))
-        let show = try user.run([])
+        let show = try await user.run([])
         #expect(user.row(show, "gpsd") == ["gpsd", "allow", "remembered decision (\(user.storePath))"])
     }
 }

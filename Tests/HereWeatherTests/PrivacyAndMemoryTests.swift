@@ -23,7 +23,7 @@ import HereWeatherHTTP
         #expect(!client.redact("https://x.example/s3cr3t-token/json").contains("s3cr3t-token"))
     }
 
-    @Test func verboseShowsEachRequestAsSentWithoutTheKey() throws {
+    @Test func verboseShowsEachRequestAsSentWithoutTheKey() async throws {
         let key = "0badc0de0badc0de0badc0de0badc0de"
         let server = try FixtureServer(routes: [
             "/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
@@ -38,7 +38,7 @@ import HereWeatherHTTP
             base_url = "\(server.baseURL)"
             api_key = "\(key)"
             """)
-        let result = try runner.run(["--lat", "27.950612", "--lon", "-82.457178", "--verbose"])
+        let result = try await runner.run(["--lat", "27.950612", "--lon", "-82.457178", "--verbose"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("GET \(server.baseURL)/data/2.5/weather?lat=27.95&lon=-82.46&units=metric&appid=[redacted]"))
         #expect(result.stderr.contains("-> HTTP 200"))
@@ -135,7 +135,7 @@ import HereWeatherHTTP
         #expect(store.load()?.horizontalAccuracy == 4)
     }
 
-    @Test func sourceFlagRestrictsTheChain() throws {
+    @Test func sourceFlagRestrictsTheChain() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("""
             version = 1
@@ -149,10 +149,10 @@ import HereWeatherHTTP
             latitude = 27.9506
             longitude = -82.4572
             """)
-        let result = try runner.run(["where", "--json", "--source", "fixed"])
+        let result = try await runner.run(["where", "--json", "--source", "fixed"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect((result.json?["location"] as? [String: Any])?["source"] as? String == "fixed")
-        let gpsdOnly = try runner.run(["where", "--source", "gpsd"])
+        let gpsdOnly = try await runner.run(["where", "--source", "gpsd"])
         #expect(gpsdOnly.status == 75)
         #expect(gpsdOnly.stderr.contains("gpsd is not running on 127.0.0.1:1"))
     }

@@ -59,8 +59,8 @@ import Glibc
     let slowRun = ["--replay", Fixtures.url("nmea/cold-start.nmea").path, "--replay-speed", "1",
                    "--accuracy", "any", "--timeout", "1"]
 
-    @Test func noSpinnerWhenStderrIsNotATerminal() throws {
-        let result = try CommandRunner().run(slowRun)
+    @Test func noSpinnerWhenStderrIsNotATerminal() async throws {
+        let result = try await CommandRunner().run(slowRun)
         #expect(result.status == 75)
         for mark in Self.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
         #expect(result.stderr.hasPrefix("here-weather: No NMEA fix"))

@@ -36,10 +36,10 @@ import Testing
 
     // MARK: Success
 
-    @Test func successHasTheFourKeys() throws {
+    @Test func successHasTheFourKeys() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig(fixedConfig())
-        let result = try runner.run(["--waybar", "--weather-replay", tampaReplay])
+        let result = try await runner.run(["--waybar", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try waybarObject(result)
         #expect(json["text"] as? String == "☀️ 26.8°C")
@@ -57,17 +57,17 @@ import Testing
         #expect(result.stderr.isEmpty, "no spinner, no warnings")
     }
 
-    @Test func formatSetsTheText() throws {
+    @Test func formatSetsTheText() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--waybar", "--format", "%t %h",
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--waybar", "--format", "%t %h",
                                      "--weather-replay", tampaReplay])
         #expect(try waybarObject(result)["text"] as? String == "26.8°C 65%")
     }
 
-    @Test func markupIsEscaped() throws {
+    @Test func markupIsEscaped() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig(fixedConfig(name: "Bait & <Tackle>"))
-        let json = try waybarObject(try runner.run(["--waybar", "--weather-replay", tampaReplay]))
+        let json = try waybarObject(try await runner.run(["--waybar", "--weather-replay", tampaReplay]))
         let tooltip = try #require(json["tooltip"] as? String)
         #expect(tooltip.hasPrefix("Bait &amp; &lt;Tackle&gt;\n"))
     }
@@ -92,9 +92,9 @@ import Testing
 
     // MARK: Failures still give the bar a line
 
-    @Test func noLocationIsAnErrorLineAndExitZero() throws {
+    @Test func noLocationIsAnErrorLineAndExitZero() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--waybar"])
+        let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
         let json = try waybarObject(result)
         #expect(classes(json) == ["error", "no_location"])
@@ -104,10 +104,10 @@ import Testing
         #expect(result.stderr.contains("No location"), "the message is on stderr too, for waybar's log")
     }
 
-    @Test func badConfigIsAnErrorLine() throws {
+    @Test func badConfigIsAnErrorLine() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"metric\nprovider = 3\n")
-        let result = try runner.run(["--waybar"])
+        let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
         let json = try waybarObject(result)
         #expect(classes(json) == ["error", "configuration"])
@@ -115,20 +115,20 @@ import Testing
         #expect((json["tooltip"] as? String)?.contains(runner.configPath) == true)
     }
 
-    @Test func serviceFailureIsAnErrorLine() throws {
+    @Test func serviceFailureIsAnErrorLine() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .json(503, "<html>down</html>")])
         let runner = try CommandRunner()
         try runner.writeConfig(fixedConfig(extra: "[weather.open-meteo]\nbase_url = \"\(server.baseURL)\""))
-        let result = try runner.run(["--waybar"])
+        let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
         let json = try waybarObject(result)
         #expect(classes(json) == ["error", "service_unavailable"])
         #expect((json["tooltip"] as? String)?.contains("HTTP 503") == true)
     }
 
-    @Test func unreadableReplayIsAnErrorLine() throws {
+    @Test func unreadableReplayIsAnErrorLine() async throws {
         let runner = try CommandRunner()
-        let result = try runner.run(["--lat", "1", "--lon", "2", "--waybar", "--weather-replay", "/nonexistent.json"])
+        let result = try await runner.run(["--lat", "1", "--lon", "2", "--waybar", "--weather-replay", "/nonexistent.json"])
         #expect(result.status == 0)
         #expect(classes(try waybarObject(result)) == ["error", "no_input"])
     }

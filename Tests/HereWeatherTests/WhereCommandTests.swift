@@ -5,8 +5,8 @@ import Testing
 @Suite struct WhereCommandTests {
     func log(_ name: String) -> String { Fixtures.url("nmea/\(name)").path }
 
-    @Test func textLooksLikeWhereAmI() throws {
-        let result = try CommandRunner().run(["where", "--replay", log("hdop-only.nmea")])
+    @Test func textLooksLikeWhereAmI() async throws {
+        let result = try await CommandRunner().run(["where", "--replay", log("hdop-only.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Latitude:  39.739236°"))
@@ -18,8 +18,8 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("Age:") })
     }
 
-    @Test func jsonHasTheMainKeysPlusModeAndSimulated() throws {
-        let result = try CommandRunner().run(["where", "--json", "--replay", log("simulated.nmea")])
+    @Test func jsonHasTheMainKeysPlusModeAndSimulated() async throws {
+        let result = try await CommandRunner().run(["where", "--json", "--replay", log("simulated.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         for key in ["latitude", "longitude", "accuracy_m", "source", "timestamp", "name", "altitude_m",
@@ -32,8 +32,8 @@ import Testing
         #expect(location["timestamp"] as? String == "2026-11-22T17:00:00+00:00")
     }
 
-    @Test func accuracyBestReadsTheWholeLog() throws {
-        let result = try CommandRunner().run(["where", "--json", "--replay", log("cold-start.nmea"),
+    @Test func accuracyBestReadsTheWholeLog() async throws {
+        let result = try await CommandRunner().run(["where", "--json", "--replay", log("cold-start.nmea"),
                                               "--accuracy", "best", "--timeout", "3600"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
@@ -41,23 +41,23 @@ import Testing
         #expect(location["accuracy_estimated"] as? Bool == false)
     }
 
-    @Test func anUnmetAccuracyIsMarked() throws {
-        let result = try CommandRunner().run(["where", "--json", "--replay", log("drive.nmea"), "--accuracy", "1m"])
+    @Test func anUnmetAccuracyIsMarked() async throws {
+        let result = try await CommandRunner().run(["where", "--json", "--replay", log("drive.nmea"), "--accuracy", "1m"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["meets_accuracy"] as? Bool == false)
-        let text = try CommandRunner().run(["where", "--replay", log("drive.nmea"), "--accuracy", "1m"])
+        let text = try await CommandRunner().run(["where", "--replay", log("drive.nmea"), "--accuracy", "1m"])
         #expect(text.stdout.contains("does not meet the desired accuracy"))
     }
 
-    @Test func noFixIsExit75SayingWhatWasSeen() throws {
-        let result = try CommandRunner().run(["where", "--replay", log("no-fix.nmea"), "--timeout", "5"])
+    @Test func noFixIsExit75SayingWhatWasSeen() async throws {
+        let result = try await CommandRunner().run(["where", "--replay", log("no-fix.nmea"), "--timeout", "5"])
         #expect(result.status == 75)
         #expect(result.stderr.contains("No NMEA fix within 5 s"))
         #expect(result.stderr.contains("9 satellites seen, 0 used"))
     }
 
-    @Test func configuredNMEASourceAndRequestKeys() throws {
+    @Test func configuredNMEASourceAndRequestKeys() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("""
             version = 1
@@ -69,17 +69,17 @@ import Testing
             [location.nmea]
             path = "\(log("cold-start.nmea"))"
             """)
-        let result = try runner.run(["where", "--json"])
+        let result = try await runner.run(["where", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect((location["accuracy_m"] as? Double ?? 99) <= 10)
         // The command line wins over the config.
-        let any = try runner.run(["where", "--json", "--accuracy", "any"])
+        let any = try await runner.run(["where", "--json", "--accuracy", "any"])
         #expect((any.json?["location"] as? [String: Any])?["timestamp"] as? String == "2026-11-22T14:05:20+00:00")
     }
 
-    @Test func theReportPlaysALogWithARecordedWeather() throws {
-        let result = try CommandRunner().run(["--replay", log("southern-eastern.nmea"), "--weather-replay",
+    @Test func theReportPlaysALogWithARecordedWeather() async throws {
+        let result = try await CommandRunner().run(["--replay", log("southern-eastern.nmea"), "--weather-replay",
                                               Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("33.8688°S, 151.2093°E (NMEA log ≈±5 m)"))
@@ -94,14 +94,14 @@ import Testing
         (["where", "--replay", "x.nmea", "--replay-speed", "fast"], "--replay-speed must be"),
         (["where", "--replay", "x.nmea", "--lat", "1", "--lon", "2"], "use one"),
     ])
-    func usageErrors(arguments: [String], message: String) throws {
-        let result = try CommandRunner().run(arguments)
+    func usageErrors(arguments: [String], message: String) async throws {
+        let result = try await CommandRunner().run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func missingLogIsExit66() throws {
-        let result = try CommandRunner().run(["where", "--replay", "/nonexistent/drive.nmea"])
+    @Test func missingLogIsExit66() async throws {
+        let result = try await CommandRunner().run(["where", "--replay", "/nonexistent/drive.nmea"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/drive.nmea"))
     }
@@ -114,10 +114,10 @@ import Testing
         ("[location.nmea]\nspeed = \"warp\"", "location.nmea.speed"),
         ("[location]\nsources = [\"gps\"]", "location.sources"),
     ])
-    func badLocationConfigIsExit78(body: String, key: String) throws {
+    func badLocationConfigIsExit78(body: String, key: String) async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n" + body + "\n")
-        let result = try runner.run(["where"])
+        let result = try await runner.run(["where"])
         #expect(result.status == 78)
         #expect(result.stderr.contains(key), "\(result.stderr)")
     }

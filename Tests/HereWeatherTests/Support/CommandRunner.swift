@@ -1,9 +1,10 @@
 import Foundation
+import HereWeatherCore
 
 /// Runs the built `here-weather` binary as a user would: a temporary HOME and XDG
 /// folders, no inherited config, stdin from /dev/null, stdout and stderr captured.
 struct CommandRunner {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -39,7 +40,15 @@ struct CommandRunner {
     }
 
     /// Runs the binary with `arguments` and extra `environment` values.
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    ///
+    /// The child is waited for on a thread of its own: hundreds of these run in parallel, and
+    /// blocking waits on the few cooperative threads would stall the tests whose point is a
+    /// deadline.
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
+        try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra) } }
+    }
+
+    private func runBlocking(_ arguments: [String], environment extra: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
