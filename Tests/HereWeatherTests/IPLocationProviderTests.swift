@@ -183,7 +183,8 @@ import HereWeatherHTTP
         let start = ContinuousClock.now
         let reasons = await failureReasons { try await provider([.ipapi], on: server).requestLocation(request(seconds: 1)) }
         #expect(reasons == ["ipapi.co: 127.0.0.1:\(server.port) did not answer in time"])
-        #expect(ContinuousClock.now - start < .seconds(15))
+        // A 1 s deadline; the bound only tells "ended" from "hung", with room for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test func cancellingTheTaskStopsAHungLookup() async throws {
@@ -191,12 +192,12 @@ import HereWeatherHTTP
         defer { server.stop() }
         let ip = provider([.ipinfo, .ipwhois], on: server)
         let start = ContinuousClock.now
-        let task = Task { try await ip.requestLocation(request(seconds: 30)) }
+        let task = Task { try await ip.requestLocation(request(seconds: 120)) }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - start < .seconds(15))
+        #expect(ContinuousClock.now - start < .seconds(60), "nowhere near the 120 s deadline")
         #expect(server.requests == [target(.ipinfo)])
     }
 

@@ -68,9 +68,10 @@ import Testing
             provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
         ])
         let started = ContinuousClock.now
-        let answer = try await chain.requestLocation(request(seconds: 30))
+        let answer = try await chain.requestLocation(request(seconds: 120))
         #expect(answer.source == .fixed)
-        #expect(ContinuousClock.now - started < .seconds(20), "nowhere near the 30 s deadline")
+        // Far from the deadline even on a machine loaded by parallel builds.
+        #expect(ContinuousClock.now - started < .seconds(60), "nowhere near the 120 s deadline")
     }
 
     @Test func aSlowFailureIsWaitedForThenTheNextSourceWins() async throws {
@@ -128,10 +129,10 @@ import Testing
     @Test func theWinnerCancelsTheRest() async throws {
         let chain = LocationSourceChain([
             provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
-            provider(.gpsd, after: 0, nil),   // would wait for the 30 s deadline
+            provider(.gpsd, after: 0, nil),   // would wait for the 120 s deadline
         ])
         let started = ContinuousClock.now
-        _ = try await chain.requestLocation(request(seconds: 30))
-        #expect(ContinuousClock.now - started < .seconds(20))
+        _ = try await chain.requestLocation(request(seconds: 120))
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 }
