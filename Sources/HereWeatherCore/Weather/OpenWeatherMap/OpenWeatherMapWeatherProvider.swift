@@ -78,9 +78,6 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
         let body = try WeatherServiceResponse.json(from: HTTPResponse(status: 200, body: data),
                                                    service: kind.displayName, howToSetKey: nil)
-        if let current = body["weather"], current.isObject {
-            return try OpenWeatherMapDecoder.decode(current: current, forecast: body["forecast"], units: units)
-        }
-        return try OpenWeatherMapDecoder.decode(current: body, forecast: nil, units: units)
+        return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }
