@@ -218,6 +218,13 @@ import HereWeatherHTTP
         #expect(third.report.freshness.cached)
     }
 
+    @Test func cityNamesAreLookedUpWithOpenMeteoForServicesWithoutGeocoding() {
+        for kind in [WeatherProviderKind.metNorway, .pirateWeather] {
+            let geocoder = ProviderFactory.geocoder(kind, config: Configuration(), environment: [:], http: CurlHTTPClient())
+            #expect(geocoder is OpenMeteoGeocoder)
+        }
+    }
+
     // MARK: Symbols
 
     @Test(arguments: [

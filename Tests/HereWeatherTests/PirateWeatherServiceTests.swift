@@ -182,6 +182,29 @@ import HereWeatherHTTP
         #expect(server.requests.isEmpty)
     }
 
+    @Test func plainHTTPToARemoteHostIsRefusedBeforeAnyRequest() throws {
+        let http = CurlHTTPClient()
+        let remote: [any WeatherProvider] = [
+            PirateWeatherWeatherProvider(baseURL: "http://api.pirateweather.net", apiKey: Self.canary, http: http),
+            OneCallWeatherProvider(baseURL: "http://api.openweathermap.org", apiKey: Self.canary, http: http),
+            MetNorwayWeatherProvider(baseURL: "http://api.met.no", contact: "you@example.org", http: http),
+        ]
+        for provider in remote {
+            do {
+                try provider.checkConfigured()
+                Issue.record("\(provider.kind) accepted plain http")
+            } catch let error as WeatherError {
+                guard case .insecureBaseURL = error else { Issue.record("wrong error: \(error)"); continue }
+                #expect(error.exitStatus == .configuration)
+                #expect(error.message.contains("https://"))
+                #expect(error.message.contains("\(provider.kind.rawValue).base_url"))
+            }
+        }
+        for base in ["https://api.pirateweather.net", "http://127.0.0.1:8080", "http://localhost:9"] {
+            try PirateWeatherWeatherProvider(baseURL: base, apiKey: Self.canary, http: http).checkConfigured()
+        }
+    }
+
     @Test(arguments: [
         ("clear-day", Condition.clear, true as Bool?), ("clear-night", .clear, false), ("rain", .rain, nil),
         ("snow", .snow, nil), ("sleet", .sleet, nil), ("wind", .wind, nil), ("fog", .fog, nil),

@@ -128,7 +128,8 @@ extension WeatherError {
             return status >= 500
         case .rateLimited, .undecodable:
             return true
-        case .keyRejected, .missingKey, .recordingUnreadable, .missingContact, .identificationRefused, .planLacksProduct:
+        case .keyRejected, .missingKey, .recordingUnreadable, .missingContact, .identificationRefused, .planLacksProduct,
+             .insecureBaseURL:
             return false
         }
     }

@@ -133,6 +133,8 @@ public enum WeatherError: UserFacingError {
     case identificationRefused(service: String, userAgent: String)
     /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
     case planLacksProduct(service: String, product: String, advice: String)
+    /// A plain-http base URL for a remote host: anyone on the path could read or change it.
+    case insecureBaseURL(service: String, key: String)
 
     public var message: String {
         switch self {
@@ -159,6 +161,8 @@ public enum WeatherError: UserFacingError {
             return "\(service)'s terms require requests to identify you: \(howToSet). Or use provider = \"open-meteo\", which needs none."
         case .identificationRefused(let service, let userAgent):
             return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check [weather.metno] contact (an e-mail address or web site where they can reach you)."
+        case .insecureBaseURL(let service, let key):
+            return "\(service)'s base URL is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key) to an https:// URL (plain http is only for 127.0.0.1 and localhost)."
         case .planLacksProduct(let service, let product, let advice):
             return "\(service) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
@@ -166,7 +170,8 @@ public enum WeatherError: UserFacingError {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct: return .configuration
+        case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct, .insecureBaseURL:
+            return .configuration
         case .recordingUnreadable: return .noInput
         default: return .serviceUnavailable
         }
@@ -175,6 +180,27 @@ public enum WeatherError: UserFacingError {
 
 /// Turns an HTTP response from a weather service into its JSON body or a `WeatherError`.
 enum WeatherServiceResponse {
+    /// Sends `request`; no response at all is `WeatherError.unreachable`.
+    static func get(_ request: HTTPRequest, http: any HTTPClient, service: String) async throws -> HTTPResponse {
+        do {
+            return try await http.get(request)
+        } catch let error as HTTPError {
+            throw WeatherError.unreachable(service: service, error)
+        }
+    }
+
+    /// Throws unless `baseURL` is https, or http to a loopback address.
+    static func requireSecure(_ baseURL: String, service: String, key: String) throws {
+        let host = IPServiceEndpoint.host(of: baseURL)
+        if baseURL.lowercased().hasPrefix("https://") || IPServiceEndpoint.isLoopback(host: host) { return }
+        throw WeatherError.insecureBaseURL(service: service, key: key)
+    }
+
+    /// The JSON of a recorded body (`--weather-replay`, a cache entry).
+    static func recording(_ data: Data, service: String) throws -> JSONValue {
+        try json(from: HTTPResponse(status: 200, body: data), service: service, howToSetKey: nil)
+    }
+
     /// The JSON body of a 2xx response; errors for every other status and for non-JSON bodies.
     ///
     /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.

@@ -45,6 +45,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         guard contact != nil else {
             throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
         }
+        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.metno.base_url")
     }
 
     public func requestURL(for coordinate: Coordinate) -> String {
@@ -65,12 +66,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         var headers = [(name: "User-Agent", value: userAgent)]
         if let stored { headers.append((name: "If-Modified-Since", value: stored.lastModified)) }
         let request = HTTPRequest(url: requestURL(for: query.coordinate), headers: headers, deadline: query.deadline)
-        let response: HTTPResponse
-        do {
-            response = try await http.get(request)
-        } catch let error as HTTPError {
-            throw WeatherError.unreachable(service: kind.displayName, error)
-        }
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
         let maxAge = HTTPFreshness.lifetime(of: response.headers)
         if response.status == 304, let stored {
             let report = try report(fromRecording: stored.recording, units: query.units)
@@ -86,8 +82,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.json(from: HTTPResponse(status: 200, body: data),
-                                                   service: kind.displayName, howToSetKey: nil)
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
         return try MetNorwayDecoder.decode(body, units: units)
     }
 }

@@ -42,6 +42,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
         }
+        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.openweathermap.base_url")
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
@@ -49,12 +50,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
         let key = apiKey ?? ""
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response: HTTPResponse
-        do {
-            response = try await http.get(request)
-        } catch let error as HTTPError {
-            throw WeatherError.unreachable(service: kind.displayName, error)
-        }
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
         if response.status == 401 {
             throw WeatherError.planLacksProduct(service: kind.displayName, product: "One Call API 3.0", advice: Self.planAdvice)
         }
@@ -67,8 +63,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
     /// Reads One Call recordings, and the classic endpoints' too (a cache entry from before
     /// `api` was changed).
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.json(from: HTTPResponse(status: 200, body: data),
-                                                   service: kind.displayName, howToSetKey: nil)
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
         return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }

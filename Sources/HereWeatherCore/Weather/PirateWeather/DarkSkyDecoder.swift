@@ -96,14 +96,13 @@ enum DarkSkyDecoder {
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {
+        // Pirate Weather names no sender apart from the title's "... by NWS Tampa Bay Ruskin FL".
         guard let title = value["title"]?.string, !title.isEmpty else { return nil }
-        let regions = value["regions"]?.array?.compactMap(\.string) ?? []
         return WeatherAlert(
             title: title,
             severity: value["severity"]?.string,
             start: value["time"]?.double.map { Date(timeIntervalSince1970: $0) },
             end: value["expires"]?.double.map { Date(timeIntervalSince1970: $0) },
-            source: regions.isEmpty ? nil : regions.joined(separator: "; "),
             description: value["description"]?.string,
             uri: value["uri"]?.string)
     }

@@ -44,6 +44,7 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
         }
+        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.pirateweather.base_url")
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
@@ -51,12 +52,7 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         let key = apiKey ?? ""
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response: HTTPResponse
-        do {
-            response = try await http.get(request)
-        } catch let error as HTTPError {
-            throw WeatherError.unreachable(service: kind.displayName, error)
-        }
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
         let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
                                                    howToSetKey: Self.howToSetKey, secrets: [key, URLText.encode(key)])
         return WeatherFetch(report: try DarkSkyDecoder.decode(body, units: query.units), recording: response.body,
@@ -64,8 +60,7 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.json(from: HTTPResponse(status: 200, body: data),
-                                                   service: kind.displayName, howToSetKey: nil)
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
         return try DarkSkyDecoder.decode(body, units: units)
     }
 }
