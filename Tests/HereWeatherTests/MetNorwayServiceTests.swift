@@ -70,6 +70,8 @@ import HereWeatherHTTP
         #expect(report.hourly[6].description == "Light sleet showers and thunder")
         #expect(report.daily.count == 7)
         #expect(report.daily.first?.date == "2026-11-22")
+        #expect(report.current.temperatureMin == report.daily.first?.temperatureMin)
+        #expect(report.current.temperatureMax == report.daily.first?.temperatureMax)
         #expect(report.alerts.isEmpty)
     }
 

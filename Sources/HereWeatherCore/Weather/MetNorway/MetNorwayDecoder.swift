@@ -44,7 +44,7 @@ enum MetNorwayDecoder {
         let nextHour = first.hasNextHour ? series.first?["data"]?["next_1_hours"] : nil
         let described = MetNorwaySymbol.describe(first.symbol)
         let details = first.details
-        let current = CurrentConditions(
+        var current = CurrentConditions(
             time: first.time,
             temperature: UnitConversion.temperature(details?["air_temperature"]?.double,
                                                     from: meta?["air_temperature"]?.string ?? "celsius", to: units),
@@ -59,11 +59,14 @@ enum MetNorwayDecoder {
             condition: described.condition,
             description: described.words,
             isDay: described.isDay)
+        let days = DailyAggregation.days(from: entries, current: current, utcOffset: offset)
+        if let today = days.first, today.date == LocalTime(first.time, utcOffset: offset).dateString {
+            current.temperatureMin = today.temperatureMin
+            current.temperatureMax = today.temperatureMax
+        }
         return WeatherReport(
             provider: .metNorway, units: units, utcOffset: offset, current: current,
-            hourly: Array(entries.prefix(hourlyCount)),
-            hourlyStep: 3600,
-            daily: DailyAggregation.days(from: entries, current: current, utcOffset: offset))
+            hourly: Array(entries.prefix(hourlyCount)), hourlyStep: 3600, daily: days)
     }
 
     /// The series as steps; entries without a readable time are skipped. The precipitation of
