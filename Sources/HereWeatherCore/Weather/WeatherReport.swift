@@ -19,7 +19,7 @@ public struct WeatherReport: Sendable {
     public var current: CurrentConditions
     /// The next hours at the provider's step.
     public var hourly: [HourlyForecast]
-    /// Seconds between hourly entries (3600 for Open-Meteo, 10800 for OpenWeatherMap).
+    /// Seconds between hourly entries (10800 for OpenWeatherMap's classic API, 3600 for the rest).
     public var hourlyStep: Int
     /// Up to 7 days, starting today.
     public var daily: [DailyForecast]
