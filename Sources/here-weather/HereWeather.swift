@@ -1,4 +1,5 @@
 import ArgumentParser
+import HereWeatherCore
 
 /// The `here-weather` command: finds where this machine is and reports the weather there.
 @main
@@ -8,8 +9,9 @@ struct HereWeather: AsyncParsableCommand {
         abstract: "Report the weather where this machine is.",
         discussion: """
         The location comes from the configured sources (a fixed location in the config file \
-        for now), from --lat/--lon or from --city; the weather from Open-Meteo (no key needed) or \
-        OpenWeatherMap.
+        for now), from --lat/--lon or from --city; the weather from Open-Meteo (no key needed), \
+        OpenWeatherMap, MET Norway (a contact address needed) or Pirate Weather ([weather] provider, \
+        or --provider).
 
         Examples:
           here-weather --lat 27.95 --lon -82.46
@@ -28,9 +30,9 @@ struct HereWeather: AsyncParsableCommand {
 
         Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
         service unreachable or failing, 73 file not written, 75 no location, 77 location \
-        not permitted, 78 configuration error (including a missing or rejected API key).
+        not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
         """,
-        version: "0.1.0",
+        version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],
         defaultSubcommand: ReportCommand.self
     )

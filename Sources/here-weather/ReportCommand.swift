@@ -37,7 +37,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
     var units: String?
 
-    @Option(help: ArgumentHelp("open-meteo or openweathermap (default from the config: open-meteo).", valueName: "name"))
+    @Option(help: ArgumentHelp("\(WeatherProviderKind.choices) (default from the config: open-meteo).", valueName: "name"))
     var provider: String?
 
     @Flag(help: "Print one JSON object (schema in the README); errors as {\"error\":{...}}.")
@@ -71,7 +71,7 @@ struct ReportCommand: AsyncParsableCommand {
             throw ValidationError("--units must be metric, imperial or standard (got \"\(units)\").")
         }
         if let provider, WeatherProviderKind(rawValue: provider) == nil {
-            throw ValidationError("--provider must be open-meteo or openweathermap (got \"\(provider)\").")
+            throw ValidationError("--provider must be \(WeatherProviderKind.choices) (got \"\(provider)\").")
         }
         if json && (format != nil || waybar) {
             throw ValidationError("--json prints the whole report: use it without --format and --waybar.")

@@ -62,6 +62,10 @@ struct AnnouncedWeatherProvider: WeatherProvider {
 
     var kind: WeatherProviderKind { base.kind }
 
+    func checkConfigured() throws {
+        try base.checkConfigured()
+    }
+
     func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         spinner.update(SpinnerPolicy.weatherMessage(base.kind))
         return try await base.fetch(query)

@@ -374,4 +374,66 @@ import Testing
         #expect(warnings.isEmpty)
         #expect(parsed == config)
     }
+
+    // MARK: Weather services
+
+    @Test func everyServiceCanBeChosenAndConfigured() throws {
+        let (config, warnings) = try parse("""
+        [weather]
+        provider = "metno"
+        [weather.metno]
+        contact = "you@example.org"
+        base_url = "http://127.0.0.1:8080"
+        [weather.pirateweather]
+        api_key = "pw-file-key"
+        base_url = "https://weather.example.org"
+        [weather.openweathermap]
+        api = "onecall"
+        """)
+        #expect(warnings.isEmpty)
+        #expect(config.weather.provider == .metNorway)
+        #expect(config.weather.metNorway.contact == "you@example.org")
+        #expect(config.weather.metNorway.baseURL == "http://127.0.0.1:8080")
+        #expect(config.weather.pirateWeather.baseURL == "https://weather.example.org")
+        #expect(config.weather.openWeatherMap.api == .onecall)
+        #expect(config.pirateWeatherKey(environment: [:]) == "pw-file-key")
+        #expect(config.pirateWeatherKey(environment: ["PIRATEWEATHER_API_KEY": "env-key"]) == "env-key")
+        #expect(config.pirateWeatherKey(environment: ["PIRATEWEATHER_API_KEY": ""]) == "pw-file-key")
+        #expect(ProviderFactory.secrets(config, environment: [:]).contains("pw-file-key"))
+        for name in ["open-meteo", "openweathermap", "metno", "pirateweather"] {
+            let (chosen, _) = try parse("[weather]\nprovider = \"\(name)\"\n")
+            #expect(chosen.weather.provider.rawValue == name)
+        }
+    }
+
+    @Test func unknownOpenWeatherMapAPIListsTheChoices() throws {
+        let value = try #require(try invalidValue("[weather.openweathermap]\napi = \"2.5\"\n"))
+        #expect(value.key == "weather.openweathermap.api")
+        #expect(value.expected.contains("\"classic\""))
+        #expect(value.expected.contains("\"onecall\""))
+    }
+
+    @Test func unknownKeysInTheNewTablesAreWarnings() throws {
+        let (_, warnings) = try parse("[weather.metno]\ncontakt = \"x\"\n[weather.pirateweather]\nkey = \"y\"\n")
+        #expect(warnings.count == 2)
+        #expect(warnings.contains { $0.contains("weather.metno.contakt") })
+        #expect(warnings.contains { $0.contains("weather.pirateweather.key") })
+    }
+
+    @Test func effectiveShowsTheNewSettingsButNoPirateKey() throws {
+        var config = Configuration()
+        config.weather.metNorway.contact = "ops@example.org"
+        config.weather.pirateWeather.apiKey = "pw-secret-in-file"
+        config.weather.openWeatherMap.api = .onecall
+        let text = ConfigurationText.effective(config, environment: [:])
+        #expect(text.contains("[weather.metno]\ncontact = \"ops@example.org\""))
+        #expect(text.contains("api = \"onecall\""))
+        #expect(!text.contains("pw-secret-in-file"))
+        #expect(text.contains("[weather.pirateweather]\napi_key = \"[redacted]\"  # from the config file"))
+        let (parsed, warnings) = try parse(text)
+        #expect(warnings.isEmpty)
+        var expected = config
+        expected.weather.pirateWeather.apiKey = "[redacted]"  // As for the OpenWeatherMap key: a placeholder.
+        #expect(parsed == expected)
+    }
 }

@@ -38,6 +38,7 @@ import Testing
         ("%l", "Tampa"),
         ("%L", "fixed: Tampa"),
         ("%a", "now"),
+        ("%A", ""),                 // Open-Meteo gives no alerts: nothing, not "-"
         ("%%", "%"),
     ])
     func everyCode(_ format: String, _ expected: String) throws {
@@ -46,7 +47,15 @@ import Testing
 
     @Test func everyCodeIsCoveredAbove() {
         // A new code needs a row in `everyCode`: the list there has one per code, plus %S.
-        #expect(FormatString.Code.allCases.count == 15)
+        #expect(FormatString.Code.allCases.count == 16)
+    }
+
+    @Test func alertsCodeShowsTheFirstTitleAndHowManyMore() throws {
+        var report = try Self.report()
+        report.alerts = [WeatherAlert(title: "Flood Warning")]
+        #expect(try render("%A", report) == "Flood Warning")
+        report.alerts.append(WeatherAlert(title: "Wind Advisory", severity: "Moderate"))
+        #expect(try render("%c %t %A", report) == "☀️ 26.8°C Flood Warning +1")
     }
 
     @Test func literalsAndCodesTogether() throws {

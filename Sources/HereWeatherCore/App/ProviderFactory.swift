@@ -57,7 +57,7 @@ public enum ProviderFactory {
 
     /// Every secret the configuration holds (API keys, tokens), for redaction.
     public static func secrets(_ config: Configuration, environment: [String: String]) -> [String] {
-        var values = [config.openWeatherMapKey(environment: environment)]
+        var values = [config.openWeatherMapKey(environment: environment), config.pirateWeatherKey(environment: environment)]
         values += config.location.ip.settings.values.map(\.token)
         return values.compactMap { $0 }.filter { !$0.isEmpty }
     }
@@ -72,11 +72,12 @@ public enum ProviderFactory {
                                maxAge: age.map { .milliseconds(Int64($0 * 1000)) })
     }
 
-    /// The geocoding service of weather provider `kind`, for `--city`.
+    /// The geocoding service of weather provider `kind`, for `--city`. MET Norway and Pirate
+    /// Weather have none: Open-Meteo's (keyless) looks names up for them.
     public static func geocoder(_ kind: WeatherProviderKind, config: Configuration,
                                 environment: [String: String], http: any HTTPClient) -> any Geocoder {
         switch kind {
-        case .openMeteo:
+        case .openMeteo, .metNorway, .pirateWeather:
             return OpenMeteoGeocoder(baseURL: config.weather.openMeteo.geocodingURL, http: http)
         case .openWeatherMap:
             return OpenWeatherMapGeocoder(baseURL: config.weather.openWeatherMap.baseURL,
@@ -91,10 +92,22 @@ public enum ProviderFactory {
         case .openMeteo:
             return OpenMeteoWeatherProvider(baseURL: config.weather.openMeteo.baseURL, http: http,
                                             coordinateDecimals: config.privacy.coordinateDecimals)
+        case .openWeatherMap where config.weather.openWeatherMap.api == .onecall:
+            return OneCallWeatherProvider(baseURL: config.weather.openWeatherMap.baseURL,
+                                          apiKey: config.openWeatherMapKey(environment: environment), http: http,
+                                          coordinateDecimals: config.privacy.coordinateDecimals)
         case .openWeatherMap:
             return OpenWeatherMapWeatherProvider(baseURL: config.weather.openWeatherMap.baseURL,
                                                  apiKey: config.openWeatherMapKey(environment: environment), http: http,
                                                  coordinateDecimals: config.privacy.coordinateDecimals)
+        case .metNorway:
+            return MetNorwayWeatherProvider(baseURL: config.weather.metNorway.baseURL,
+                                            contact: config.weather.metNorway.contact, http: http,
+                                            coordinateDecimals: config.privacy.coordinateDecimals)
+        case .pirateWeather:
+            return PirateWeatherWeatherProvider(baseURL: config.weather.pirateWeather.baseURL,
+                                                apiKey: config.pirateWeatherKey(environment: environment), http: http,
+                                                coordinateDecimals: config.privacy.coordinateDecimals)
         }
     }
 }

@@ -30,6 +30,8 @@ public struct WeatherLookup: Sendable {
 
     /// The location and the weather there.
     public func run() async throws -> (Location, WeatherReport) {
+        // Settings that forbid any request fail the run before the location is even asked for.
+        if recording == nil { try weatherProvider.checkConfigured() }
         let location = try await locationProvider.requestLocation(locationRequest)
         if let recording {
             return (location, try weatherProvider.report(fromRecording: recording, units: units))

@@ -14,7 +14,9 @@ import Foundation
 /// 2. otherwise takes the key's lock, waiting at most half the time left before the query's
 ///    deadline (status bars that fire together: the first fetches, the others wait and then
 ///    find its fresh entry); a lock not had by then is skipped, not waited for;
-/// 3. fetches from `base` and stores the answer;
+/// 3. fetches from `base` and stores the answer; an entry that kept the service's
+///    `Last-Modified` is offered for revalidation, and a 304 Not Modified stores it again
+///    as fetched now, with the service's new lifetime, without downloading it again;
 /// 4. when the fetch fails for a reason `WeatherError.allowsStaleFallback` accepts, answers
 ///    from an entry younger than `staleLimit`, marked `stale` with its age.
 ///
@@ -55,6 +57,10 @@ public struct CachingWeatherProvider: WeatherProvider {
 
     public var kind: WeatherProviderKind { base.kind }
 
+    public func checkConfigured() throws {
+        try base.checkConfigured()
+    }
+
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
         try base.report(fromRecording: data, units: units)
     }
@@ -69,9 +75,9 @@ public struct CachingWeatherProvider: WeatherProvider {
         // Another run may have fetched while this one waited for the lock.
         if lock != nil, readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
         do {
-            var answer = try await base.fetch(query)
+            var answer = try await base.fetch(query, revalidating: storedForRevalidation(key))
             let entry = WeatherCacheEntry(key: key, fetchedAt: cache.now(), serviceMaxAge: answer.serviceMaxAge,
-                                          recording: answer.recording)
+                                          recording: answer.recording, lastModified: answer.lastModified)
             try? cache.store(entry)  // A cache that cannot be written costs only speed.
             answer.report.freshness = Freshness()
             return answer
@@ -79,6 +85,13 @@ public struct CachingWeatherProvider: WeatherProvider {
             guard let stale = cached(key, fresh: false) else { throw error }
             return stale
         }
+    }
+
+    /// The stored entry for `key` with the `Last-Modified` it came with, whatever its age: the
+    /// service may confirm it unchanged (304) instead of sending it again.
+    func storedForRevalidation(_ key: WeatherCacheKey) -> StoredWeather? {
+        guard let entry = try? cache.load(key), let lastModified = entry.lastModified else { return nil }
+        return StoredWeather(recording: entry.recording, lastModified: lastModified)
     }
 
     /// The entry for `key` as an answer: when `fresh`, only a fresh one; otherwise any younger
@@ -94,7 +107,8 @@ public struct CachingWeatherProvider: WeatherProvider {
         }
         guard var report = try? base.report(fromRecording: entry.recording, units: key.units) else { return nil }
         report.freshness = Freshness(cached: true, ageSeconds: age, stale: !fresh)
-        return WeatherFetch(report: report, recording: entry.recording, serviceMaxAge: entry.serviceMaxAge)
+        return WeatherFetch(report: report, recording: entry.recording, serviceMaxAge: entry.serviceMaxAge,
+                            lastModified: entry.lastModified)
     }
 }
 
@@ -114,7 +128,8 @@ extension WeatherError {
             return status >= 500
         case .rateLimited, .undecodable:
             return true
-        case .keyRejected, .missingKey, .recordingUnreadable:
+        case .keyRejected, .missingKey, .recordingUnreadable, .missingContact, .identificationRefused, .planLacksProduct,
+             .insecureBaseURL:
             return false
         }
     }

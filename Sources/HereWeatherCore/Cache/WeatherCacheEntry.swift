@@ -35,12 +35,16 @@ public struct WeatherCacheEntry: Sendable {
     /// Seconds of freshness the service declared, if any (`WeatherFetch.serviceMaxAge`).
     public var serviceMaxAge: Double?
     public var recording: Data
+    /// The service's `Last-Modified` for it, if it sent one (for `If-Modified-Since`).
+    public var lastModified: String?
 
-    public init(key: WeatherCacheKey, fetchedAt: Date, serviceMaxAge: Double?, recording: Data) {
+    public init(key: WeatherCacheKey, fetchedAt: Date, serviceMaxAge: Double?, recording: Data,
+                lastModified: String? = nil) {
         self.key = key
         self.fetchedAt = fetchedAt
         self.serviceMaxAge = serviceMaxAge
         self.recording = recording
+        self.lastModified = lastModified
     }
 
     /// Seconds since the service sent it; negative when the clock went back since.
@@ -69,6 +73,7 @@ public struct WeatherCacheEntry: Sendable {
             ("units", .string(key.units.rawValue)),
             ("fetched_at", .number(fetchedAt.timeIntervalSince1970)),
             ("max_age_s", .number(serviceMaxAge)),
+            ("last_modified", .string(lastModified)),
             ("body_bytes", .number(Double(recording.count))),
         ])
         return Array((header.serialized() + "\n").utf8) + Array(recording)
@@ -91,7 +96,8 @@ public struct WeatherCacheEntry: Sendable {
             throw .corrupt(reason: "the metadata is incomplete or the body is truncated")
         }
         let maxAge = header["max_age_s"]?.double.flatMap { $0 > 0 ? $0 : nil }
+        let lastModified = header["last_modified"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         return WeatherCacheEntry(key: key, fetchedAt: Date(timeIntervalSince1970: seconds), serviceMaxAge: maxAge,
-                                 recording: body)
+                                 recording: body, lastModified: lastModified)
     }
 }

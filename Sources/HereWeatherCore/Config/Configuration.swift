@@ -85,6 +85,8 @@ public struct Configuration: Sendable, Equatable {
         public var timeout: Double = 10
         public var openMeteo = OpenMeteoSettings()
         public var openWeatherMap = OpenWeatherMapSettings()
+        public var metNorway = MetNorwaySettings()
+        public var pirateWeather = PirateWeatherSettings()
     }
 
     /// `[weather.open-meteo]`.
@@ -99,6 +101,31 @@ public struct Configuration: Sendable, Equatable {
         /// The key from the file; see `Configuration.openWeatherMapKey(environment:)`.
         public var apiKey: String?
         public var baseURL = "https://api.openweathermap.org"
+        /// Which of OpenWeatherMap's APIs to ask.
+        public var api: OpenWeatherMapAPI = .classic
+    }
+
+    /// `[weather.openweathermap] api`.
+    public enum OpenWeatherMapAPI: String, Sendable, CaseIterable {
+        /// Current weather (`/data/2.5/weather`) and the 5 day / 3 hour forecast: every key has them.
+        case classic
+        /// One Call 3.0 (`/data/3.0/onecall`): hourly steps and alerts, for keys subscribed to it.
+        case onecall
+    }
+
+    /// `[weather.metno]`.
+    public struct MetNorwaySettings: Sendable, Equatable {
+        /// An e-mail address or web site for the User-Agent; MET Norway's terms require one.
+        public var contact: String?
+        public var baseURL = "https://api.met.no"
+    }
+
+    /// `[weather.pirateweather]`.
+    public struct PirateWeatherSettings: Sendable, Equatable {
+        /// The key from the file; see `Configuration.pirateWeatherKey(environment:)`.
+        public var apiKey: String?
+        /// Any Dark Sky format service; Pirate Weather by default.
+        public var baseURL = PirateWeatherWeatherProvider.defaultBaseURL
     }
 
     /// Location sources this version can use.
@@ -111,6 +138,16 @@ public struct Configuration: Sendable, Equatable {
     public func openWeatherMapKey(environment: [String: String]) -> String? {
         if let key = environment[Self.openWeatherMapKeyVariable], !key.isEmpty { return key }
         if let key = weather.openWeatherMap.apiKey, !key.isEmpty { return key }
+        return nil
+    }
+
+    /// The environment variable that holds the Pirate Weather key; it wins over the file.
+    public static let pirateWeatherKeyVariable = "PIRATEWEATHER_API_KEY"
+
+    /// The Pirate Weather key: the environment variable if set and not empty, else the file's.
+    public func pirateWeatherKey(environment: [String: String]) -> String? {
+        if let key = environment[Self.pirateWeatherKeyVariable], !key.isEmpty { return key }
+        if let key = weather.pirateWeather.apiKey, !key.isEmpty { return key }
         return nil
     }
 }

@@ -171,6 +171,16 @@ public enum ConfigurationLoader {
         if let openWeatherMap = try table.table("openweathermap") {
             settings.openWeatherMap.apiKey = try openWeatherMap.secret("api_key")
             settings.openWeatherMap.baseURL = try openWeatherMap.url("base_url") ?? settings.openWeatherMap.baseURL
+            settings.openWeatherMap.api = try openWeatherMap.choice("api", Configuration.OpenWeatherMapAPI.allCases)
+                ?? settings.openWeatherMap.api
+        }
+        if let metNorway = try table.table("metno") {
+            settings.metNorway.contact = try metNorway.string("contact")
+            settings.metNorway.baseURL = try metNorway.url("base_url") ?? settings.metNorway.baseURL
+        }
+        if let pirateWeather = try table.table("pirateweather") {
+            settings.pirateWeather.apiKey = try pirateWeather.secret("api_key")
+            settings.pirateWeather.baseURL = try pirateWeather.url("base_url") ?? settings.pirateWeather.baseURL
         }
     }
 }

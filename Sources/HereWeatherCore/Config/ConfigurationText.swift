@@ -50,7 +50,9 @@ public enum ConfigurationText {
     stale_limit = 21600       # seconds an old report may be shown, marked, when offline
 
     [weather]
-    provider = "open-meteo"   # "open-meteo" (no key needed) or "openweathermap"
+    # "open-meteo" (no key needed), "openweathermap" (a key), "metno" (MET Norway: a contact
+    # below, no key) or "pirateweather" (a key)
+    provider = "open-meteo"
     units = "metric"          # "metric" (°C, m/s, mm), "imperial" (°F, mph, in), "standard" (K, m/s, mm)
     timeout = 10              # seconds for the whole weather fetch
 
@@ -61,6 +63,15 @@ public enum ConfigurationText {
     [weather.openweathermap]
     # api_key = ""            # or the OPENWEATHERMAP_API_KEY environment variable
     base_url = "https://api.openweathermap.org"
+    api = "classic"           # "classic" (every key) or "onecall" (One Call 3.0: hourly, alerts; a separate plan)
+
+    [weather.metno]
+    # contact = "you@example.org"   # required by MET Norway's terms: an e-mail address or web site
+    base_url = "https://api.met.no"
+
+    [weather.pirateweather]
+    # api_key = ""            # or the PIRATEWEATHER_API_KEY environment variable
+    base_url = "https://api.pirateweather.net"   # any Dark Sky format service
 
     """
 
@@ -110,16 +121,25 @@ public enum ConfigurationText {
                   "base_url = \(quote(config.weather.openMeteo.baseURL))",
                   "geocoding_url = \(quote(config.weather.openMeteo.geocodingURL))",
                   "", "[weather.openweathermap]"]
-        let fromEnvironment = environment[Configuration.openWeatherMapKeyVariable].map { !$0.isEmpty } ?? false
-        if fromEnvironment {
-            lines.append("api_key = \"[redacted]\"  # from \(Configuration.openWeatherMapKeyVariable)")
-        } else if config.weather.openWeatherMap.apiKey?.isEmpty == false {
-            lines.append("api_key = \"[redacted]\"  # from the config file")
-        } else {
-            lines.append("# api_key not set")
-        }
+        lines.append(keyLine(variable: Configuration.openWeatherMapKeyVariable,
+                             inFile: config.weather.openWeatherMap.apiKey, environment: environment))
         lines.append("base_url = \(quote(config.weather.openWeatherMap.baseURL))")
+        lines.append("api = \(quote(config.weather.openWeatherMap.api.rawValue))")
+        lines += ["", "[weather.metno]",
+                  config.weather.metNorway.contact.map { "contact = \(quote($0))" } ?? "# contact not set (required to use metno)",
+                  "base_url = \(quote(config.weather.metNorway.baseURL))"]
+        lines += ["", "[weather.pirateweather]"]
+        lines.append(keyLine(variable: Configuration.pirateWeatherKeyVariable,
+                             inFile: config.weather.pirateWeather.apiKey, environment: environment))
+        lines.append("base_url = \(quote(config.weather.pirateWeather.baseURL))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `api_key` line: never the key, only where it comes from.
+    static func keyLine(variable: String, inFile key: String?, environment: [String: String]) -> String {
+        if environment[variable].map({ !$0.isEmpty }) ?? false { return "api_key = \"[redacted]\"  # from \(variable)" }
+        if key?.isEmpty == false { return "api_key = \"[redacted]\"  # from the config file" }
+        return "# api_key not set"
     }
 
     /// A TOML number at full precision: `10`, `27.950612`.

@@ -13,7 +13,7 @@ public struct FormatString: Sendable, Equatable {
     /// What a %-code stands for.
     public enum Code: String, Sendable, CaseIterable {
         case glyph, conditionWords, plainSymbol, temperature, feelsLike, wind, humidity
-        case precipitation, pressure, sunrise, sunset, place, provenance, age, percent
+        case precipitation, pressure, sunrise, sunset, place, provenance, age, alerts, percent
 
         /// The letter after `%`; sunrise also answers to wttr.in's `%S`.
         public var letter: Character {
@@ -32,6 +32,7 @@ public struct FormatString: Sendable, Equatable {
             case .place: return "l"
             case .provenance: return "L"
             case .age: return "a"
+            case .alerts: return "A"
             case .percent: return "%"
             }
         }
@@ -53,6 +54,7 @@ public struct FormatString: Sendable, Equatable {
             case .place: return "place"
             case .provenance: return "location source and accuracy"
             case .age: return "age of the weather data"
+            case .alerts: return "weather alert title, \"+N\" for more; empty when none"
             case .percent: return "a % sign"
             }
         }
@@ -142,6 +144,7 @@ extension ReportFields {
         case .place: return place
         case .provenance: return provenance
         case .age: return age
+        case .alerts: return alerts
         case .percent: return "%"
         }
     }

@@ -54,6 +54,19 @@ public enum JSONReport {
             ("hourly_step_s", .number(Double(report.hourlyStep))),
             ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset) })),
             ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset) })),
+            ("alerts", .array(report.alerts.map { alertObject($0, offset: report.utcOffset) })),
+        ])
+    }
+
+    static func alertObject(_ alert: WeatherAlert, offset: Int) -> JSONOutput {
+        .object([
+            ("title", .string(alert.title)),
+            ("severity", .string(alert.severity)),
+            ("start", alert.start.map { time($0, offset) } ?? .null),
+            ("end", alert.end.map { time($0, offset) } ?? .null),
+            ("source", .string(alert.source)),
+            ("description", .string(alert.description)),
+            ("uri", .string(alert.uri)),
         ])
     }
 

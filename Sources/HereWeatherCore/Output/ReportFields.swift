@@ -82,6 +82,9 @@ public struct ReportFields: Sendable {
     /// How old the weather data is: "now", "5 min", "3 h".
     public var age: String { Formatting.age(report.freshness.ageSeconds) }
 
+    /// The weather alerts in a few words ("Small Craft Advisory +1"); "" when there are none.
+    public var alerts: String { AlertText.short(report.alerts) }
+
     /// A time at the report's offset on the configured clock.
     public func clock(_ date: Date?) -> String? {
         Formatting.clock(date, utcOffset: report.utcOffset, output.clock)

@@ -70,6 +70,10 @@ public struct TextReport: Sendable {
         if let sunrise = clock(current.sunrise) { more.append("Sunrise \(sunrise)") }
         if let sunset = clock(current.sunset) { more.append("Sunset \(sunset)") }
         lines.append(more.joined(separator: " · "))
+        for alert in report.alerts {
+            let text = AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock)
+            lines.append(style.bold((style.glyphs ? AlertText.mark(output.icons) + "  " : "") + "Alert: ") + text)
+        }
         let observed = clock(current.time) ?? ""
         var source = "\(report.provider.displayName), \(observed) local time"
         if report.freshness.cached {

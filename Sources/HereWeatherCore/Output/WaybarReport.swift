@@ -1,7 +1,8 @@
 /// `--waybar`: one JSON line for waybar's custom module with `"return-type": "json"`.
 ///
 /// `{"text","tooltip","class","alt"}`: `text` is a short format, `tooltip` a few lines of
-/// detail, `class` the condition's vocabulary name (plus `stale` for an old cached report) for
+/// detail, `class` the condition's vocabulary name (plus `stale` for an old cached report and
+/// `alert` while the service reports weather alerts) for
 /// CSS, `alt` the condition for `format-icons`. Waybar reads `text` and `tooltip` as Pango
 /// markup, so `&`, `<` and `>` are escaped. `class` is one string, or an array of strings
 /// when there are several.
@@ -14,6 +15,7 @@ public enum WaybarReport {
         let current = fields.report.current
         var classes = [current.condition.rawValue]
         if fields.report.freshness.stale { classes.append("stale") }
+        if !fields.report.alerts.isEmpty { classes.append("alert") }
         return line(text: format.render(fields), tooltip: tooltip(fields), classes: classes,
                     alt: current.condition.rawValue)
     }
@@ -44,6 +46,10 @@ public enum WaybarReport {
     static func tooltip(_ fields: ReportFields) -> String {
         let current = fields.report.current
         var lines = [fields.place, "\(fields.glyph) \(fields.conditionWords)"]
+        for alert in fields.report.alerts {
+            lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.line(alert, utcOffset: fields.report.utcOffset,
+                                                                                   clock: fields.output.clock))
+        }
         var temperature = "Temperature \(fields.temperature)"
         if current.feelsLike != nil { temperature += ", feels like \(fields.feelsLike)" }
         lines.append(temperature)

@@ -8,13 +8,23 @@ import Foundation
 public enum WeatherProviderKind: String, Sendable, CaseIterable {
     case openMeteo = "open-meteo"
     case openWeatherMap = "openweathermap"
+    case metNorway = "metno"
+    case pirateWeather = "pirateweather"
 
     /// The service's name as users know it.
     public var displayName: String {
         switch self {
         case .openMeteo: return "Open-Meteo"
         case .openWeatherMap: return "OpenWeatherMap"
+        case .metNorway: return "MET Norway"
+        case .pirateWeather: return "Pirate Weather"
         }
+    }
+
+    /// Every name, for help and error texts: `open-meteo, openweathermap, metno or pirateweather`.
+    public static var choices: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 }
 
@@ -39,9 +49,22 @@ public protocol WeatherProvider: Sendable {
     func fetch(_ query: WeatherQuery) async throws -> WeatherFetch
     /// Decodes a recorded response (`--weather-replay`, a cache entry) as if the service had just sent it.
     func report(fromRecording data: Data, units: Units) throws -> WeatherReport
+    /// Like `fetch(_:)`, but a service that supports conditional requests (MET Norway) may
+    /// answer "not modified" for `stored`, which then comes back with `notModified` set and
+    /// the service's new freshness lifetime. Others ignore `stored`.
+    func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch
+    /// Throws when the settings forbid any request (MET Norway without a contact), so that a
+    /// run can fail before it asks anything of anyone. The default checks nothing.
+    func checkConfigured() throws
 }
 
 extension WeatherProvider {
+    public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
+        try await fetch(query)
+    }
+
+    public func checkConfigured() throws {}
+
     /// Fetches current conditions and forecasts for `query` by its deadline.
     public func report(for query: WeatherQuery) async throws -> WeatherReport {
         try await fetch(query).report
@@ -56,11 +79,31 @@ public struct WeatherFetch: Sendable {
     /// Seconds the service says the data stays fresh (`Cache-Control: max-age`, else
     /// `Expires`); `nil` when it says nothing usable.
     public var serviceMaxAge: Double?
+    /// The service's `Last-Modified`, sent back as `If-Modified-Since` when the data is stale.
+    public var lastModified: String?
+    /// The service answered 304 Not Modified: `recording` is the stored one, still current.
+    public var notModified: Bool
 
-    public init(report: WeatherReport, recording: Data, serviceMaxAge: Double? = nil) {
+    public init(report: WeatherReport, recording: Data, serviceMaxAge: Double? = nil,
+                lastModified: String? = nil, notModified: Bool = false) {
         self.report = report
         self.recording = recording
         self.serviceMaxAge = serviceMaxAge
+        self.lastModified = lastModified
+        self.notModified = notModified
+    }
+}
+
+/// A stored answer that a conditional request may confirm unchanged.
+public struct StoredWeather: Sendable {
+    /// The recording as `report(fromRecording:units:)` reads it.
+    public var recording: Data
+    /// The `Last-Modified` the service sent with it.
+    public var lastModified: String
+
+    public init(recording: Data, lastModified: String) {
+        self.recording = recording
+        self.lastModified = lastModified
     }
 }
 
@@ -84,6 +127,14 @@ public enum WeatherError: UserFacingError {
     case undecodable(service: String, reason: String)
     /// A `--weather-replay` file could not be read.
     case recordingUnreadable(path: String, reason: String)
+    /// A service whose terms require a contact (MET Norway) has none configured.
+    case missingContact(service: String, howToSet: String)
+    /// HTTP 403 from MET Norway: the User-Agent was refused or the coordinates too precise.
+    case identificationRefused(service: String, userAgent: String)
+    /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
+    case planLacksProduct(service: String, product: String, advice: String)
+    /// A plain-http base URL for a remote host: anyone on the path could read or change it.
+    case insecureBaseURL(service: String, key: String)
 
     public var message: String {
         switch self {
@@ -106,12 +157,21 @@ public enum WeatherError: UserFacingError {
             return "\(service) sent a response that is not weather data: \(reason). Check [weather] base_url, or try again later."
         case .recordingUnreadable(let path, let reason):
             return "Cannot read the weather recording \(path): \(reason)."
+        case .missingContact(let service, let howToSet):
+            return "\(service)'s terms require requests to identify you: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+        case .identificationRefused(let service, let userAgent):
+            return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check [weather.metno] contact (an e-mail address or web site where they can reach you)."
+        case .insecureBaseURL(let service, let key):
+            return "\(service)'s base URL is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key) to an https:// URL (plain http is only for 127.0.0.1 and localhost)."
+        case .planLacksProduct(let service, let product, let advice):
+            return "\(service) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .keyRejected, .missingKey: return .configuration
+        case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct, .insecureBaseURL:
+            return .configuration
         case .recordingUnreadable: return .noInput
         default: return .serviceUnavailable
         }
@@ -120,6 +180,27 @@ public enum WeatherError: UserFacingError {
 
 /// Turns an HTTP response from a weather service into its JSON body or a `WeatherError`.
 enum WeatherServiceResponse {
+    /// Sends `request`; no response at all is `WeatherError.unreachable`.
+    static func get(_ request: HTTPRequest, http: any HTTPClient, service: String) async throws -> HTTPResponse {
+        do {
+            return try await http.get(request)
+        } catch let error as HTTPError {
+            throw WeatherError.unreachable(service: service, error)
+        }
+    }
+
+    /// Throws unless `baseURL` is https, or http to a loopback address.
+    static func requireSecure(_ baseURL: String, service: String, key: String) throws {
+        let host = IPServiceEndpoint.host(of: baseURL)
+        if baseURL.lowercased().hasPrefix("https://") || IPServiceEndpoint.isLoopback(host: host) { return }
+        throw WeatherError.insecureBaseURL(service: service, key: key)
+    }
+
+    /// The JSON of a recorded body (`--weather-replay`, a cache entry).
+    static func recording(_ data: Data, service: String) throws -> JSONValue {
+        try json(from: HTTPResponse(status: 200, body: data), service: service, howToSetKey: nil)
+    }
+
     /// The JSON body of a 2xx response; errors for every other status and for non-JSON bodies.
     ///
     /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.
@@ -127,7 +208,7 @@ enum WeatherServiceResponse {
     static func json(from response: HTTPResponse, service: String, howToSetKey: String?,
                      secrets: [String] = []) throws -> JSONValue {
         let body = try? JSONValue.parse(response.body)
-        let detail = (body?["reason"]?.string ?? body?["message"]?.string).map { redact($0, secrets) }
+        let detail = (body?["reason"]?.string ?? body?["message"]?.string ?? body?["detail"]?.string).map { redact($0, secrets) }
         switch response.status {
         case 200..<300:
             guard let body else { throw WeatherError.undecodable(service: service, reason: describeNonJSON(response.body)) }

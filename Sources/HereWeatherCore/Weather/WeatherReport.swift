@@ -19,16 +19,18 @@ public struct WeatherReport: Sendable {
     public var current: CurrentConditions
     /// The next hours at the provider's step.
     public var hourly: [HourlyForecast]
-    /// Seconds between hourly entries (3600 for Open-Meteo, 10800 for OpenWeatherMap).
+    /// Seconds between hourly entries (10800 for OpenWeatherMap's classic API, 3600 for the rest).
     public var hourlyStep: Int
     /// Up to 7 days, starting today.
     public var daily: [DailyForecast]
+    /// Warnings in force or coming, when the service gives them (Pirate Weather, One Call).
+    public var alerts: [WeatherAlert]
     /// Whether the report came from the cache, how old it is, and whether it is stale.
     public var freshness = Freshness()
 
     public init(provider: WeatherProviderKind, units: Units, placeName: String? = nil, country: String? = nil,
                 utcOffset: Int, current: CurrentConditions, hourly: [HourlyForecast] = [],
-                hourlyStep: Int = 3600, daily: [DailyForecast] = []) {
+                hourlyStep: Int = 3600, daily: [DailyForecast] = [], alerts: [WeatherAlert] = []) {
         self.provider = provider
         self.units = units
         self.placeName = placeName
@@ -38,6 +40,7 @@ public struct WeatherReport: Sendable {
         self.hourly = hourly
         self.hourlyStep = hourlyStep
         self.daily = daily
+        self.alerts = alerts
     }
 }
 
@@ -118,7 +121,8 @@ public struct Precipitation: Sendable, Equatable {
     public var total: Double
     public var rain: Double?
     public var snow: Double?
-    /// The period the amounts cover, in seconds (Open-Meteo: 900; OpenWeatherMap: 3600 or 10800).
+    /// The period the amounts cover, in seconds (Open-Meteo: 900; OpenWeatherMap: 3600 or 10800;
+    /// MET Norway: the next 3600).
     public var periodSeconds: Int
 
     public init(total: Double, rain: Double? = nil, snow: Double? = nil, periodSeconds: Int) {

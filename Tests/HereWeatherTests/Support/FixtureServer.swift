@@ -37,16 +37,31 @@ final class FixtureServer: @unchecked Sendable {
         static let hang = Response(status: 200, body: [], behaviour: .hang)
     }
 
+    /// One request as received: its target and its header fields (names lower-cased).
+    struct Request: Sendable {
+        var target: String
+        var headers: [String: String]
+    }
+
     let port: UInt16
     private let listener: Int32
     private let lock = NSLock()
-    private var targets: [String] = []
+    private var received: [Request] = []
     private var stopped = false
-    private let handler: @Sendable (String) -> Response
+    private let handler: @Sendable (Request) -> Response
 
     /// Starts a server whose `handler` maps a request target (path and query) to a response.
-    init(handler: @escaping @Sendable (String) -> Response) throws {
-        self.handler = handler
+    convenience init(handler: @escaping @Sendable (String) -> Response) throws {
+        try self.init(responder: { handler($0.target) })
+    }
+
+    /// Starts a server whose `handler` sees the headers too (User-Agent, If-Modified-Since).
+    static func inspecting(_ handler: @escaping @Sendable (Request) -> Response) throws -> FixtureServer {
+        try FixtureServer(responder: handler)
+    }
+
+    private init(responder: @escaping @Sendable (Request) -> Response) throws {
+        self.handler = responder
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket(errno) }
         var yes: Int32 = 1
@@ -84,7 +99,13 @@ final class FixtureServer: @unchecked Sendable {
     /// Every request target received so far, in order.
     var requests: [String] {
         lock.lock(); defer { lock.unlock() }
-        return targets
+        return received.map(\.target)
+    }
+
+    /// Every request received so far, with its headers, in order.
+    var receivedRequests: [Request] {
+        lock.lock(); defer { lock.unlock() }
+        return received
     }
 
     var isStopped: Bool {
@@ -132,11 +153,18 @@ final class FixtureServer: @unchecked Sendable {
             guard count > 0 else { return }
             request += buffer[0..<count]
         }
-        let line = String(decoding: request.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
-        let parts = line.split(separator: " ")
+        let head = String(decoding: request, as: UTF8.self).split(separator: "\r\n\r\n", maxSplits: 1).first ?? ""
+        let lines = head.split(separator: "\r\n")
+        let parts = (lines.first ?? "").split(separator: " ")
         let target = parts.count >= 2 ? String(parts[1]) : "/"
-        lock.lock(); targets.append(target); lock.unlock()
-        let response = handler(target)
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let received = Request(target: target, headers: headers)
+        lock.lock(); self.received.append(received); lock.unlock()
+        let response = handler(received)
         switch response.behaviour {
         case .close:
             return
@@ -169,7 +197,9 @@ final class FixtureServer: @unchecked Sendable {
         switch status {
         case 200: return "OK"
         case 400: return "Bad Request"
+        case 304: return "Not Modified"
         case 401: return "Unauthorized"
+        case 403: return "Forbidden"
         case 404: return "Not Found"
         case 429: return "Too Many Requests"
         case 500: return "Internal Server Error"

@@ -55,20 +55,13 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units), deadline: query.deadline)
-        let response: HTTPResponse
-        do {
-            response = try await http.get(request)
-        } catch let error as HTTPError {
-            throw WeatherError.unreachable(service: kind.displayName, error)
-        }
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
         let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
         return WeatherFetch(report: try OpenMeteoDecoder.decode(body, units: query.units), recording: response.body,
                             serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let response = HTTPResponse(status: 200, body: data)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
-        return try OpenMeteoDecoder.decode(body, units: units)
+        try OpenMeteoDecoder.decode(WeatherServiceResponse.recording(data, service: kind.displayName), units: units)
     }
 }

@@ -53,7 +53,19 @@ enum OpenWeatherMapDecoder {
             utcOffset: offset, current: current,
             hourly: Array(entries.filter { $0.time.addingTimeInterval(TimeInterval(step)) > time }.prefix(hourlyCount)),
             hourlyStep: step,
-            daily: OpenWeatherMapDailyAggregation.days(from: entries, current: current, utcOffset: offset))
+            daily: DailyAggregation.days(from: entries, current: current, utcOffset: offset))
+    }
+
+    /// A recording: a `/data/2.5/weather` body, `{"weather": {...}, "forecast": {...}}`, or a
+    /// One Call 3.0 body (recognised by its `current` object).
+    static func decode(recording body: JSONValue, units: Units) throws -> WeatherReport {
+        if let current = body["current"], current.isObject {
+            return try OneCallDecoder.decode(body, units: units)
+        }
+        if let current = body["weather"], current.isObject {
+            return try decode(current: current, forecast: body["forecast"], units: units)
+        }
+        return try decode(current: body, forecast: nil, units: units)
     }
 
     /// Throws for a body that reports an error with HTTP 200 (`"cod": "404"` and friends).

@@ -62,12 +62,7 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     private func fetch(_ endpoint: String, query: WeatherQuery, key: String) async throws -> (JSONValue, HTTPResponse) {
         let request = HTTPRequest(url: requestURL(endpoint, for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response: HTTPResponse
-        do {
-            response = try await http.get(request)
-        } catch let error as HTTPError {
-            throw WeatherError.unreachable(service: kind.displayName, error)
-        }
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
         let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
                                                    howToSetKey: Self.howToSetKey, secrets: [key])
         return (body, response)
@@ -76,11 +71,7 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     /// A recording is a `/data/2.5/weather` body, or an object holding both bodies:
     /// `{"weather": {...}, "forecast": {...}}`.
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.json(from: HTTPResponse(status: 200, body: data),
-                                                   service: kind.displayName, howToSetKey: nil)
-        if let current = body["weather"], current.isObject {
-            return try OpenWeatherMapDecoder.decode(current: current, forecast: body["forecast"], units: units)
-        }
-        return try OpenWeatherMapDecoder.decode(current: body, forecast: nil, units: units)
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }

@@ -1,5 +1,5 @@
-/// Builds daily forecasts from OpenWeatherMap's 3-hour steps, by the location's calendar.
-enum OpenWeatherMapDailyAggregation {
+/// Builds daily forecasts from a provider's hourly or 3-hourly steps (OpenWeatherMap, MET Norway), by the location's calendar.
+enum DailyAggregation {
     /// One day per local date: lowest and highest temperature, summed precipitation,
     /// highest chance, strongest wind, and the condition of the step nearest local noon.
     /// Today also takes the current conditions into account, and its sunrise and sunset.

@@ -1,0 +1,32 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Weather alerts in words, for the text report, the status-bar tooltip and `%A`.
+enum AlertText {
+    /// "Small Craft Advisory (Moderate), until Sun 22 Nov 23:00, from NWS Tampa Bay".
+    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: Configuration.OutputSettings.Clock) -> String {
+        var text = alert.title
+        if let severity = alert.severity, !severity.isEmpty, severity.lowercased() != "unknown" { text += " (\(severity))" }
+        if let end = alert.end, let time = Formatting.clock(end, utcOffset: utcOffset, clock) {
+            let day = Formatting.dayLabel(LocalTime(end, utcOffset: utcOffset).dateString).replacing("  ", with: " ")
+            text += ", until \(day) \(time)"
+        }
+        if let source = alert.source, !source.isEmpty { text += ", from \(source)" }
+        return text
+    }
+
+    /// The first alert's title, with "+N" for the others; "" when there are none, so that a
+    /// status bar shows nothing on a quiet day.
+    static func short(_ alerts: [WeatherAlert]) -> String {
+        guard let first = alerts.first else { return "" }
+        return alerts.count == 1 ? first.title : "\(first.title) +\(alerts.count - 1)"
+    }
+
+    /// The warning sign in the glyph set.
+    static func mark(_ icons: GlyphSet) -> String {
+        icons == .emoji ? "⚠️" : icons == .nerd ? "\u{F071}" : "!"
+    }
+}

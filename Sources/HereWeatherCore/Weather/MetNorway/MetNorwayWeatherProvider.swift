@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// MET Norway's Locationforecast 2.0, compact product (`/weatherapi/locationforecast/2.0/compact`):
+/// keyless and worldwide, on terms that require every request to identify its sender.
+///
+/// Each request carries `User-Agent: here-weather/<version> <contact>`; without a contact no
+/// request is made at all. Coordinates are sent with at most 4 decimals (MET refuses more),
+/// and never more than `[privacy] coordinate_decimals`. Given a stored answer with its
+/// `Last-Modified`, the request is conditional (`If-Modified-Since`), and a 304 Not Modified
+/// comes back as that answer, fresh again for the new `Expires`.
+public struct MetNorwayWeatherProvider: WeatherProvider {
+    public var kind: WeatherProviderKind { .metNorway }
+    public let baseURL: String
+    /// The e-mail address or web site MET may reach the user at (`[weather.metno] contact`).
+    public let contact: String?
+    /// Decimals of the coordinates sent: `[privacy] coordinate_decimals`, at most 4.
+    public let coordinateDecimals: Int
+    private let http: any HTTPClient
+
+    /// MET's limit on coordinate decimals.
+    public static let maxDecimals = 4
+
+    /// Where users set the contact, for error messages.
+    public static let howToSetContact =
+        "set contact under [weather.metno] in the config file to an e-mail address or web site where MET Norway can reach you (e.g. contact = \"you@example.org\")"
+
+    public init(baseURL: String, contact: String?, http: any HTTPClient,
+                coordinateDecimals: Int = defaultCoordinateDecimals) {
+        self.baseURL = baseURL
+        self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        self.http = http
+        self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
+    }
+
+    /// `here-weather/<version> <contact>`; `nil` without a contact.
+    public var userAgent: String? {
+        contact.map { "here-weather/\(HereWeatherVersion.current) \($0)" }
+    }
+
+    public func checkConfigured() throws {
+        guard contact != nil else {
+            throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
+        }
+        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.metno.base_url")
+    }
+
+    public func requestURL(for coordinate: Coordinate) -> String {
+        let point = coordinate.rounded(toDecimals: coordinateDecimals)
+        return URLText.join(baseURL, path: "/weatherapi/locationforecast/2.0/compact", query: [
+            ("lat", JSONOutput.format(point.latitude)),
+            ("lon", JSONOutput.format(point.longitude)),
+        ])
+    }
+
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        try await fetch(query, revalidating: nil)
+    }
+
+    public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
+        try checkConfigured()
+        let userAgent = userAgent ?? ""
+        var headers = [(name: "User-Agent", value: userAgent)]
+        if let stored { headers.append((name: "If-Modified-Since", value: stored.lastModified)) }
+        let request = HTTPRequest(url: requestURL(for: query.coordinate), headers: headers, deadline: query.deadline)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+        let maxAge = HTTPFreshness.lifetime(of: response.headers)
+        if response.status == 304, let stored {
+            let report = try report(fromRecording: stored.recording, units: query.units)
+            return WeatherFetch(report: report, recording: stored.recording, serviceMaxAge: maxAge,
+                                lastModified: response.headers["last-modified"] ?? stored.lastModified, notModified: true)
+        }
+        if response.status == 403 {
+            throw WeatherError.identificationRefused(service: kind.displayName, userAgent: userAgent)
+        }
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        return WeatherFetch(report: try MetNorwayDecoder.decode(body, units: query.units), recording: response.body,
+                            serviceMaxAge: maxAge, lastModified: response.headers["last-modified"])
+    }
+
+    public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        return try MetNorwayDecoder.decode(body, units: units)
+    }
+}

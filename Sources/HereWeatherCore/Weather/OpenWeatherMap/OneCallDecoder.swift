@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes OpenWeatherMap One Call 3.0 bodies (`/data/3.0/onecall`) into a `WeatherReport`.
+///
+/// `current`, `hourly` (48 hours) and `daily` (8 days, `dt` at local noon, `temp` an object
+/// of `min`/`max`/...) in the requested units, except precipitation, which is always mm
+/// (`rain`/`snow` as `{"1h": x}` in current and hourly, a plain number in daily). `alerts`
+/// is there only when some are in force.
+enum OneCallDecoder {
+    static let service = OpenWeatherMapDecoder.service
+    static let hourlyCount = 12
+
+    static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
+        try OpenWeatherMapDecoder.checkCode(body)
+        guard let now = body["current"], now.isObject, let time = date(now["dt"]) else {
+            throw WeatherError.undecodable(service: service, reason: "it has no \"current\" weather with a \"dt\"")
+        }
+        let offset = body["timezone_offset"]?.int ?? 0
+        let (condition, words) = OpenWeatherMapDecoder.describe(now["weather"]?[0])
+        let sunrise = OpenWeatherMapDecoder.positiveDate(now["sunrise"])
+        let sunset = OpenWeatherMapDecoder.positiveDate(now["sunset"])
+        let today = body["daily"]?[0]
+        let current = CurrentConditions(
+            time: time,
+            temperature: now["temp"]?.double,
+            feelsLike: now["feels_like"]?.double,
+            temperatureMin: today?["temp"]?["min"]?.double,
+            temperatureMax: today?["temp"]?["max"]?.double,
+            humidity: now["humidity"]?.double,
+            pressure: now["pressure"]?.double,
+            cloudCover: now["clouds"]?.double,
+            windSpeed: now["wind_speed"]?.double,
+            windDirection: now["wind_deg"]?.double,
+            windGust: now["wind_gust"]?.double,
+            precipitation: OpenWeatherMapDecoder.precipitation(now, units: units),
+            visibility: now["visibility"]?.double,
+            condition: condition,
+            description: words,
+            isDay: OpenWeatherMapDecoder.isDay(icon: now["weather"]?[0]?["icon"]?.string, time: time,
+                                               sunrise: sunrise, sunset: sunset),
+            sunrise: sunrise,
+            sunset: sunset)
+        let hours = (body["hourly"]?.array ?? []).compactMap { hour($0, units: units) }
+        let localToday = LocalTime(time, utcOffset: offset).dateString
+        let days = (body["daily"]?.array ?? []).compactMap { day($0, units: units, offset: offset) }
+        return WeatherReport(
+            provider: .openWeatherMap, units: units, utcOffset: offset, current: current,
+            hourly: Array(hours.filter { $0.time.addingTimeInterval(3600) > time }.prefix(hourlyCount)),
+            hourlyStep: 3600,
+            daily: Array(days.filter { $0.date >= localToday }.prefix(7)),
+            alerts: (body["alerts"]?.array ?? []).compactMap(alert))
+    }
+
+    static func hour(_ entry: JSONValue, units: Units) -> HourlyForecast? {
+        guard let time = date(entry["dt"]) else { return nil }
+        let (condition, words) = OpenWeatherMapDecoder.describe(entry["weather"]?[0])
+        let icon = entry["weather"]?[0]?["icon"]?.string
+        return HourlyForecast(
+            time: time,
+            temperature: entry["temp"]?.double,
+            feelsLike: entry["feels_like"]?.double,
+            precipitationProbability: entry["pop"]?.double.map { $0 * 100 },
+            precipitation: OpenWeatherMapDecoder.precipitation(entry, units: units)?.total ?? 0,
+            windSpeed: entry["wind_speed"]?.double,
+            windDirection: entry["wind_deg"]?.double,
+            condition: condition, description: words,
+            isDay: icon.map { $0.hasSuffix("d") })
+    }
+
+    static func day(_ entry: JSONValue, units: Units, offset: Int) -> DailyForecast? {
+        guard let time = date(entry["dt"]) else { return nil }
+        let (condition, words) = OpenWeatherMapDecoder.describe(entry["weather"]?[0])
+        let rain = entry["rain"]?.double
+        let snow = entry["snow"]?.double
+        let total = rain == nil && snow == nil ? 0 : (rain ?? 0) + (snow ?? 0)
+        return DailyForecast(
+            date: LocalTime(time, utcOffset: offset).dateString,
+            temperatureMin: entry["temp"]?["min"]?.double,
+            temperatureMax: entry["temp"]?["max"]?.double,
+            precipitation: units.precipitation(fromMillimetres: total),
+            precipitationProbability: entry["pop"]?.double.map { $0 * 100 },
+            windSpeedMax: entry["wind_speed"]?.double,
+            condition: condition, description: words,
+            sunrise: OpenWeatherMapDecoder.positiveDate(entry["sunrise"]),
+            sunset: OpenWeatherMapDecoder.positiveDate(entry["sunset"]))
+    }
+
+    static func alert(_ value: JSONValue) -> WeatherAlert? {
+        guard let event = value["event"]?.string, !event.isEmpty else { return nil }
+        return WeatherAlert(
+            title: event,
+            start: date(value["start"]),
+            end: date(value["end"]),
+            source: value["sender_name"]?.string,
+            description: value["description"]?.string)
+    }
+
+    static func date(_ value: JSONValue?) -> Date? {
+        value?.double.map { Date(timeIntervalSince1970: $0) }
+    }
+}

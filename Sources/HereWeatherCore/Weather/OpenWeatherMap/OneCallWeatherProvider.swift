@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// OpenWeatherMap's One Call API 3.0 (`/data/3.0/onecall`): current weather, 48 hours,
+/// 8 days and government alerts in one request, for keys subscribed to "One Call by Call"
+/// (`[weather.openweathermap] api = "onecall"`).
+public struct OneCallWeatherProvider: WeatherProvider {
+    public var kind: WeatherProviderKind { .openWeatherMap }
+    public let baseURL: String
+    /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
+    public let coordinateDecimals: Int
+    private let apiKey: String?
+    private let http: any HTTPClient
+
+    /// What to do when the key's plan has no One Call 3.0, for the 401 message.
+    public static let planAdvice =
+        "Subscribe the key to \"One Call by Call\" on openweathermap.org, or set api = \"classic\" under [weather.openweathermap] to use the current weather and 5-day forecast endpoints, which every key has."
+
+    public init(baseURL: String, apiKey: String?, http: any HTTPClient,
+                coordinateDecimals: Int = defaultCoordinateDecimals) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.http = http
+        self.coordinateDecimals = coordinateDecimals
+    }
+
+    public func requestURL(for coordinate: Coordinate, units: Units, key: String) -> String {
+        let point = coordinate.rounded(toDecimals: coordinateDecimals)
+        return URLText.join(baseURL, path: "/data/3.0/onecall", query: [
+            ("lat", JSONOutput.format(point.latitude)),
+            ("lon", JSONOutput.format(point.longitude)),
+            ("units", units.rawValue),
+            ("exclude", "minutely"),
+            ("appid", key),
+        ])
+    }
+
+    public func checkConfigured() throws {
+        guard let key = apiKey, !key.isEmpty else {
+            throw WeatherError.missingKey(service: kind.displayName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
+        }
+        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.openweathermap.base_url")
+    }
+
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        try checkConfigured()
+        let key = apiKey ?? ""
+        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
+                                  deadline: query.deadline)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+        if response.status == 401 {
+            throw WeatherError.planLacksProduct(service: kind.displayName, product: "One Call API 3.0", advice: Self.planAdvice)
+        }
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+                                                   howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey, secrets: [key])
+        return WeatherFetch(report: try OneCallDecoder.decode(body, units: query.units), recording: response.body,
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
+    }
+
+    /// Reads One Call recordings, and the classic endpoints' too (a cache entry from before
+    /// `api` was changed).
+    public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        return try OpenWeatherMapDecoder.decode(recording: body, units: units)
+    }
+}

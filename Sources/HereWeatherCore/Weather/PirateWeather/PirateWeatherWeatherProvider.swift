@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Dark Sky format forecast API: Pirate Weather by default (`/forecast/<key>/<lat>,<lon>`),
+/// or any service at `base_url` that speaks the same format. Needs an API key.
+///
+/// The key travels in the URL path, so every error and `--verbose` line redacts it.
+public struct PirateWeatherWeatherProvider: WeatherProvider {
+    public var kind: WeatherProviderKind { .pirateWeather }
+    public let baseURL: String
+    /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
+    public let coordinateDecimals: Int
+    private let apiKey: String?
+    private let http: any HTTPClient
+
+    public static let defaultBaseURL = "https://api.pirateweather.net"
+
+    /// Where users set the key, for error messages.
+    public static let howToSetKey =
+        "set api_key under [weather.pirateweather] in the config file, or the PIRATEWEATHER_API_KEY environment variable"
+
+    public init(baseURL: String, apiKey: String?, http: any HTTPClient,
+                coordinateDecimals: Int = defaultCoordinateDecimals) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.http = http
+        self.coordinateDecimals = coordinateDecimals
+    }
+
+    /// The forecast URL for `coordinate`, with the key in its path.
+    public func requestURL(for coordinate: Coordinate, units: Units, key: String) -> String {
+        let point = coordinate.rounded(toDecimals: coordinateDecimals)
+        let place = JSONOutput.format(point.latitude) + "," + JSONOutput.format(point.longitude)
+        return URLText.join(baseURL, path: "/forecast/\(URLText.encode(key))/\(place)", query: [
+            ("units", DarkSkyDecoder.requestUnits(units)),
+            ("exclude", "minutely"),
+        ])
+    }
+
+    public func checkConfigured() throws {
+        guard let key = apiKey, !key.isEmpty else {
+            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
+        }
+        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.pirateweather.base_url")
+    }
+
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        try checkConfigured()
+        let key = apiKey ?? ""
+        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
+                                  deadline: query.deadline)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+                                                   howToSetKey: Self.howToSetKey, secrets: [key, URLText.encode(key)])
+        return WeatherFetch(report: try DarkSkyDecoder.decode(body, units: query.units), recording: response.body,
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
+    }
+
+    public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        return try DarkSkyDecoder.decode(body, units: units)
+    }
+}
