@@ -8,7 +8,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, each wrapped by exactly one Swift target.
@@ -24,10 +23,7 @@ let package = Package(
         ),
 
         // The tested core: locations, weather, config, output. No C module leaks in here.
-        .target(
-            name: "HereWeatherCore",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
-        ),
+        .target(name: "HereWeatherCore"),
         // The HTTP client (libcurl) behind the core's `HTTPClient` protocol.
         .target(name: "HereWeatherHTTP", dependencies: ["HereWeatherCore", "CCurl"]),
         // gpsd through libgps; the only target that imports CGPS.
