@@ -11,14 +11,16 @@ let package = Package(
     ],
     targets: [
         // C libraries, each wrapped by exactly one Swift target.
+        // libgps's headers only: the library is opened on first use (see CGPS/shim.h), so runs
+        // that do not ask gpsd never load it.
         .systemLibrary(
             name: "CGPS",
-            pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
+        // libcurl's headers only: the library is opened on first use (see CCurl/shim.h), so
+        // runs that make no web request never load it.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
