@@ -21,21 +21,30 @@ GENERATED = $(BUILD_PATH)/install
 # Where swift-argument-parser's generate-manual plugin writes the page.
 PLUGIN_MANUAL = $(BUILD_PATH)/plugins/GenerateManual/outputs/here-weather/here-weather.1
 
-.PHONY: run build test deps clean install uninstall completions manual
+.PHONY: run build test bench deps clean install uninstall completions manual
 
 ## Build in release mode and run here-weather with ARGS (installs missing system packages).
 run: build
 	$(BINARY) $(ARGS)
 
+# The Swift runtime is linked in (--static-swift-stdlib): the binary starts about twice as
+# fast and needs no Swift libraries where it is installed (`make bench` measures it).
 build:
 	scripts/install-deps run
-	$(SWIFT) build -c release --product here-weather --scratch-path $(BUILD_PATH)
+	$(SWIFT) build -c release --product here-weather --static-swift-stdlib --scratch-path $(BUILD_PATH)
 
 ## Run the whole test suite (installs what the tests need: gpsd, gpsd-clients, ...).
 test:
 	scripts/install-deps test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+
+## Time the release binary against curl, gpsdecode and gpspipe (README: "Benchmark");
+## BENCH_ARGS="--runs 51" for steadier medians.
+BENCH_ARGS ?=
+bench: build
+	scripts/install-deps bench
+	scripts/bench --binary $(BINARY) $(BENCH_ARGS)
 
 ## Shell completions, written by the binary itself (swift-argument-parser).
 completions: build

@@ -8,26 +8,24 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, each wrapped by exactly one Swift target.
+        // libgps's headers only: the library is opened on first use (see CGPS/shim.h), so runs
+        // that do not ask gpsd never load it.
         .systemLibrary(
             name: "CGPS",
-            pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
+        // libcurl's headers only: the library is opened on first use (see CCurl/shim.h), so
+        // runs that make no web request never load it.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
         // The tested core: locations, weather, config, output. No C module leaks in here.
-        .target(
-            name: "HereWeatherCore",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
-        ),
+        .target(name: "HereWeatherCore"),
         // The HTTP client (libcurl) behind the core's `HTTPClient` protocol.
         .target(name: "HereWeatherHTTP", dependencies: ["HereWeatherCore", "CCurl"]),
         // gpsd through libgps; the only target that imports CGPS.

@@ -2,50 +2,99 @@
 #define HERE_WEATHER_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * libcurl is opened on first use (dlopen), not linked: a run that answers from the cache, or
+ * makes no web request at all, never pays for loading libcurl and the two dozen libraries it
+ * pulls in (TLS, Kerberos, LDAP, SSH, ...), which took most of here-weather's start-up time.
+ * Swift calls only the hw_curl_* functions below; each finds its libcurl function by name.
+ */
+
+static inline void *hw_curl_library(void) {
+    static void *library;
+    void *loaded = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
+    if (loaded == NULL) {
+        loaded = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+        if (loaded == NULL) loaded = dlopen("libcurl.so", RTLD_LAZY | RTLD_LOCAL);
+        if (loaded != NULL) __atomic_store_n(&library, loaded, __ATOMIC_RELEASE);
+    }
+    return loaded;
+}
+
+static inline void *hw_curl_symbol(const char *name) {
+    void *library = hw_curl_library();
+    return library == NULL ? NULL : dlsym(library, name);
+}
+
+/* The libcurl function `name`, typed as curl.h declares it; NULL when libcurl is missing. */
+#define HW_CURL(name) ((__typeof__(&name))hw_curl_symbol(#name))
+
+/* Whether libcurl could be loaded (package libcurl4 on Debian and Ubuntu). */
+static inline bool hw_curl_is_available(void) { return hw_curl_library() != NULL; }
+
+/* Once per process, before any other call. */
+static inline CURLcode hw_curl_global_init(void) {
+    __typeof__(&curl_global_init) function = HW_CURL(curl_global_init);
+    return function == NULL ? CURLE_FAILED_INIT : function(CURL_GLOBAL_DEFAULT);
+}
+
+/* NULL when libcurl is missing or cannot start; the other calls need a handle from here. */
+static inline CURL *hw_curl_easy_init(void) {
+    __typeof__(&curl_easy_init) function = HW_CURL(curl_easy_init);
+    return function == NULL ? NULL : function();
+}
+
+static inline CURLcode hw_curl_easy_perform(CURL *handle) { return HW_CURL(curl_easy_perform)(handle); }
+static inline void hw_curl_easy_cleanup(CURL *handle) { HW_CURL(curl_easy_cleanup)(handle); }
+static inline const char *hw_curl_easy_strerror(CURLcode code) { return HW_CURL(curl_easy_strerror)(code); }
+
+static inline struct curl_slist *hw_curl_slist_append(struct curl_slist *list, const char *text) {
+    return HW_CURL(curl_slist_append)(list, text);
+}
+
+static inline void hw_curl_slist_free_all(struct curl_slist *list) { HW_CURL(curl_slist_free_all)(list); }
 
 /* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: typed shims. */
 
 static inline CURLcode hw_curl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    return HW_CURL(curl_easy_setopt)(handle, option, value);
 }
 
 static inline CURLcode hw_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    return HW_CURL(curl_easy_setopt)(handle, option, value);
 }
 
 static inline CURLcode hw_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    return HW_CURL(curl_easy_setopt)(handle, option, value);
 }
 
 static inline CURLcode hw_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
+    return HW_CURL(curl_easy_setopt)(handle, option, value);
 }
 
 static inline CURLcode hw_curl_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback callback) {
-    return curl_easy_setopt(handle, option, callback);
+    return HW_CURL(curl_easy_setopt)(handle, option, callback);
 }
 
 static inline CURLcode hw_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+    return HW_CURL(curl_easy_setopt)(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
 static inline CURLcode hw_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-/* Once per process, before any other call. */
-static inline CURLcode hw_curl_global_init(void) {
-    return curl_global_init(CURL_GLOBAL_DEFAULT);
+    return HW_CURL(curl_easy_getinfo)(handle, info, value);
 }
 
 /* Only http and https, for the request and for any redirect it follows. */
 static inline void hw_curl_restrict_to_http(CURL *handle) {
 #if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    hw_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+    hw_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #else
-    curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-    curl_easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    hw_curl_setopt_long(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    hw_curl_setopt_long(handle, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 }
 

@@ -1,16 +1,67 @@
 #ifndef HERE_WEATHER_CGPS_SHIM_H
 #define HERE_WEATHER_CGPS_SHIM_H
 
+#include <dlfcn.h>
 #include <gps.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * libgps is opened on first use (dlopen), not linked: runs that do not ask gpsd never load it
+ * and the libraries it pulls in (D-Bus, systemd, libgcrypt, ...). Swift calls only the hw_gps_*
+ * functions below, which find their libgps function by name.
+ *
+ * The library must be the one these headers describe (gps_data_t's layout changes with the API
+ * version): its exact soname where known, else "libgps.so", which libgps-dev installs beside
+ * these headers.
+ */
+static inline void *hw_gps_library(void) {
+    static void *library;
+    void *loaded = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
+    if (loaded == NULL) {
+#if GPSD_API_MAJOR_VERSION == 11
+        loaded = dlopen("libgps.so.28", RTLD_LAZY | RTLD_LOCAL);   /* gpsd 3.22 (Debian 12) */
+#endif
+        if (loaded == NULL) loaded = dlopen("libgps.so", RTLD_LAZY | RTLD_LOCAL);
+        if (loaded != NULL) __atomic_store_n(&library, loaded, __ATOMIC_RELEASE);
+    }
+    return loaded;
+}
+
+static inline void *hw_gps_symbol(const char *name) {
+    void *library = hw_gps_library();
+    return library == NULL ? NULL : dlsym(library, name);
+}
+
+/* The libgps function `name`, typed as gps.h declares it; NULL when libgps is missing. */
+#define HW_GPS(name) ((__typeof__(&name))hw_gps_symbol(#name))
+
+/* Whether libgps could be loaded; every other call needs it. */
+static inline bool hw_gps_is_available(void) { return hw_gps_library() != NULL; }
+
+static inline int hw_gps_open(const char *host, const char *port, struct gps_data_t *data) {
+    return HW_GPS(gps_open)(host, port, data);
+}
+
+static inline int hw_gps_close(struct gps_data_t *data) { return HW_GPS(gps_close)(data); }
+
+static inline bool hw_gps_waiting(const struct gps_data_t *data, int timeout) {
+    return HW_GPS(gps_waiting)(data, timeout);
+}
+
+/* NULL when libgps is missing. */
+static inline const char *hw_gps_errstr(int code) {
+    __typeof__(&gps_errstr) function = HW_GPS(gps_errstr);
+    return function == NULL ? NULL : function(code);
+}
 
 /// `gps_read` gained its message-buffer arguments in libgps API 7; one signature for Swift.
 static inline int hw_gps_read(struct gps_data_t *data) {
 #if GPSD_API_MAJOR_VERSION >= 7
-    return gps_read(data, NULL, 0);
+    return HW_GPS(gps_read)(data, NULL, 0);
 #else
-    return gps_read(data);
+    return HW_GPS(gps_read)(data);
 #endif
 }
 
@@ -66,7 +117,7 @@ static inline struct hw_gps_update hw_gps_update(const struct gps_data_t *data) 
 
 /// Starts (JSON) or stops watching.
 static inline int hw_gps_watch(struct gps_data_t *data, bool enable) {
-    return gps_stream(data, enable ? (WATCH_ENABLE | WATCH_JSON) : WATCH_DISABLE, NULL);
+    return HW_GPS(gps_stream)(data, enable ? (WATCH_ENABLE | WATCH_JSON) : WATCH_DISABLE, NULL);
 }
 
 /// The path of device `index` of the last DEVICES report ("" when out of range).

@@ -60,12 +60,16 @@ final class GPSDSession: @unchecked Sendable {
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     func run() -> Result<Location, Error> {
+        guard hw_gps_is_available() else {
+            return .failure(LocationError.gpsdUnreachable(
+                address: address, reason: "the libgps library is not installed (Debian and Ubuntu: apt install libgps-dev)"))
+        }
         var data = gps_data_t()
-        let opened = gps_open(host, String(port), &data)
+        let opened = hw_gps_open(host, String(port), &data)
         guard opened == 0 else { return .failure(openError(errno)) }
         defer {
             _ = hw_gps_watch(&data, false)
-            _ = gps_close(&data)
+            _ = hw_gps_close(&data)
         }
         guard hw_gps_watch(&data, true) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
 
@@ -77,7 +81,7 @@ final class GPSDSession: @unchecked Sendable {
             guard remaining > .zero else { break }
             let slice = min(remaining, .milliseconds(100))
             let microseconds = Int32(slice.components.seconds * 1_000_000 + slice.components.attoseconds / 1_000_000_000_000)
-            guard gps_waiting(&data, max(1, microseconds)) else { continue }
+            guard hw_gps_waiting(&data, max(1, microseconds)) else { continue }
             hw_gps_clear_set(&data)
             guard hw_gps_read(&data) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
             let update = hw_gps_update(&data)

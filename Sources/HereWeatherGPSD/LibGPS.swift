@@ -10,7 +10,7 @@ public enum LibGPS {
 
     /// libgps's own text for one of its error codes, e.g. for `gps_open` failures.
     public static func errorText(_ code: Int32) -> String {
-        guard let text = gps_errstr(code) else { return "unknown libgps error \(code)" }
+        guard let text = hw_gps_errstr(code) else { return "unknown libgps error \(code)" }
         return String(cString: text)
     }
 }

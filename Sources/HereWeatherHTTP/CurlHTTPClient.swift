@@ -52,15 +52,15 @@ final class CurlTransfer: @unchecked Sendable {
         let remaining = ContinuousClock.now.duration(to: request.deadline)
         let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         guard milliseconds > 0 else { return .failure(HTTPError.timedOut(host)) }
-        guard let handle = curl_easy_init() else { return .failure(HTTPError.transferFailed("libcurl could not start")) }
-        defer { curl_easy_cleanup(handle) }
+        guard let handle = hw_curl_easy_init() else { return .failure(HTTPError.transferFailed("libcurl could not start (is libcurl4 installed?)")) }
+        defer { hw_curl_easy_cleanup(handle) }
 
         var headerList: UnsafeMutablePointer<curl_slist>?
-        headerList = curl_slist_append(headerList, "Accept: application/json")
+        headerList = hw_curl_slist_append(headerList, "Accept: application/json")
         for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            headerList = hw_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
-        defer { curl_slist_free_all(headerList) }
+        defer { hw_curl_slist_free_all(headerList) }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else {
@@ -83,7 +83,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_xferinfo_function(handle, curlProgress)
         _ = hw_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
 
-        let code = curl_easy_perform(handle)
+        let code = hw_curl_easy_perform(handle)
         guard code == CURLE_OK else { return .failure(error(for: code, handle: handle)) }
         var status = 0
         _ = hw_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -105,7 +105,7 @@ final class CurlTransfer: @unchecked Sendable {
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
             return .tlsFailure(host)
         case CURLE_TOO_MANY_REDIRECTS: return .transferFailed("too many redirects")
-        default: return .transferFailed(String(cString: curl_easy_strerror(code)))
+        default: return .transferFailed(String(cString: hw_curl_easy_strerror(code)))
         }
     }
 

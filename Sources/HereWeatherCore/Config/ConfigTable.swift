@@ -1,7 +1,4 @@
-import TOMLKit
-
-/// A TOML value copied out of TOMLKit, so that the rest of the program never sees the C++
-/// parser's types.
+/// A TOML value, as `TOMLParser` reads it.
 indirect enum ConfigNode: Sendable {
     case table([(key: String, value: ConfigNode)])
     case array([ConfigNode])
@@ -9,29 +6,13 @@ indirect enum ConfigNode: Sendable {
     case integer(Int)
     case float(Double)
     case bool(Bool)
-    /// Dates and times: valid TOML, but no key here takes one.
+    /// Dates and times, by kind ("date", "time", "date-time", "local date-time"): valid TOML,
+    /// but no key here takes one.
     case other(String)
 
-    /// Parses a TOML document; throws `TOMLParseError` with a line and column.
-    static func parse(_ text: String) throws -> [(key: String, value: ConfigNode)] {
-        let table = try TOMLTable(string: text)
-        return members(of: table)
-    }
-
-    private static func members(of table: TOMLTable) -> [(key: String, value: ConfigNode)] {
-        table.keys.compactMap { key in table[key].map { (key, node($0)) } }
-    }
-
-    private static func node(_ value: TOMLValueConvertible) -> ConfigNode {
-        switch value.type {
-        case .table: return value.table.map { .table(members(of: $0)) } ?? .other("table")
-        case .array: return value.array.map { .array($0.map { node($0) }) } ?? .other("array")
-        case .string: return value.string.map { .string($0) } ?? .other("string")
-        case .int: return value.int.map { .integer($0) } ?? .other("integer")
-        case .double: return value.double.map { .float($0) } ?? .other("number")
-        case .bool: return value.bool.map { .bool($0) } ?? .other("boolean")
-        default: return .other(value.type.description)
-        }
+    /// Parses a TOML document; throws `TOMLSyntaxError` with a line and column.
+    static func parse(_ text: String) throws(TOMLSyntaxError) -> [(key: String, value: ConfigNode)] {
+        try TOMLParser.parse(text)
     }
 
     /// The kind of value, for messages that must not show it.

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TOMLKit
 
 /// Reads the TOML config file into a `Configuration`.
 public enum ConfigurationLoader {
@@ -37,11 +36,10 @@ public enum ConfigurationLoader {
         let members: [(key: String, value: ConfigNode)]
         do {
             members = try ConfigNode.parse(text)
-        } catch let error as TOMLParseError {
-            let line = error.source.begin.line
-            throw ConfigError.syntax(path: path, line: line, column: error.source.begin.column,
-                                     detail: mentionsSecret(text, line: line)
-                                        ? "the value is not valid TOML (strings need quotes)" : error.description)
+        } catch {
+            throw ConfigError.syntax(path: path, line: error.line, column: error.column,
+                                     detail: mentionsSecret(text, line: error.line)
+                                        ? "the value is not valid TOML (strings need quotes)" : error.reason)
         }
         let root = ConfigTable(path: path, prefix: "", members: members)
         var config = Configuration()

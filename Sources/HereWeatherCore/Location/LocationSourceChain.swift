@@ -37,21 +37,31 @@ public struct LocationSourceChain: LocationProvider {
         return try Self.finalAnswer(outcomes, refusals: refusals.map(\.message))
     }
 
+    /// One provider's answer, by its place in priority order.
+    private struct Outcome: Sendable {
+        let index: Int
+        let result: Result<Location, Error>
+    }
+
     /// Runs the providers together and returns as soon as the priority rule decides.
+    ///
+    /// Written with `group.next()` and a named result type: the same loop written as
+    /// `for try await (index, outcome) in group` is miscompiled by Swift 6.3.1 in release
+    /// builds (the index is lost across the suspension and the program traps).
     private func race(_ providers: [any LocationProvider], request: LocationRequest) async throws -> [Result<Location, Error>?] {
-        try await withThrowingTaskGroup(of: (Int, Result<Location, Error>).self) { group in
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
             for (index, provider) in providers.enumerated() {
                 group.addTask {
                     do {
-                        return (index, .success(try await provider.requestLocation(request)))
+                        return Outcome(index: index, result: .success(try await provider.requestLocation(request)))
                     } catch {
-                        return (index, .failure(error))
+                        return Outcome(index: index, result: .failure(error))
                     }
                 }
             }
             var outcomes = [Result<Location, Error>?](repeating: nil, count: providers.count)
-            for try await (index, outcome) in group {
-                outcomes[index] = outcome
+            while let outcome = try await group.next() {
+                outcomes[outcome.index] = outcome.result
                 if Self.decided(outcomes) {
                     group.cancelAll()
                     break

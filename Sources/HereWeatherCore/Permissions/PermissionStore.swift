@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TOMLKit
 
 /// The user's remembered decisions: "always" and "never" answers at the prompt, and
 /// `here-weather permissions allow|deny|reset SOURCE`.
@@ -62,10 +61,8 @@ public struct PermissionStore: Sendable {
         let members: [(key: String, value: ConfigNode)]
         do {
             members = try ConfigNode.parse(text)
-        } catch let error as TOMLParseError {
-            return Loaded(decisions: [:], warnings: [ignoring("line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")])
         } catch {
-            return Loaded(decisions: [:], warnings: [ignoring("it is not valid TOML")])
+            return Loaded(decisions: [:], warnings: [ignoring("line \(error.line), column \(error.column): \(error.reason)")])
         }
         if let version = members.first(where: { $0.key == "version" })?.value, case .integer(let number) = version, number != 1 {
             return Loaded(decisions: [:], warnings: [ignoring("version = \(number) is not supported")])

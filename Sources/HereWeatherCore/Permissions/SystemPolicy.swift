@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TOMLKit
 
 /// The administrator's location policy, which users cannot override.
 ///
@@ -76,8 +75,8 @@ public struct SystemPolicy: Sendable, Equatable {
         let members: [(key: String, value: ConfigNode)]
         do {
             members = try ConfigNode.parse(text)
-        } catch let error as TOMLParseError {
-            throw SystemPolicyError.invalid(path: path, detail: "line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+        } catch {
+            throw SystemPolicyError.invalid(path: path, detail: "line \(error.line), column \(error.column): \(error.reason)")
         }
         var policy = SystemPolicy(path: path, fileExists: true)
         let root = ConfigTable(path: path, prefix: "", members: members)

@@ -20,10 +20,8 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses `data`, or throws `JSONValue.ParseError` when it is not JSON at all.
     public static func parse(_ data: Data) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw ParseError()
+        try data.withUnsafeBytes { raw throws(ParseError) in
+            try JSONValueParser.parse(raw.bindMemory(to: UInt8.self))
         }
     }
 
