@@ -24,8 +24,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
+        // Offline place names: GeoNames' populated places compiled in (a generated source file).
+        .target(name: "HereWeatherPlaces", exclude: ["README.md"]),
+
         // The tested core: locations, weather, config, output. No C module leaks in here.
-        .target(name: "HereWeatherCore"),
+        .target(name: "HereWeatherCore", dependencies: ["HereWeatherPlaces"]),
         // The HTTP client (libcurl) behind the core's `HTTPClient` protocol.
         .target(name: "HereWeatherHTTP", dependencies: ["HereWeatherCore", "CCurl"]),
         // gpsd through libgps; the only target that imports CGPS.
@@ -40,9 +43,12 @@ let package = Package(
             ]
         ),
 
+        // Prints how long a place-name lookup takes (scripts/benchmark-places).
+        .executableTarget(name: "places-benchmark", dependencies: ["HereWeatherPlaces"], path: "Benchmarks/PlacesBenchmark"),
+
         .testTarget(
             name: "HereWeatherTests",
-            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD"]
+            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherPlaces"]
         ),
     ]
 )

@@ -133,7 +133,7 @@ struct LocationOptions: ParsableArguments {
             Terminal.warn(terminal.warnings)
             authorizer = terminal
         }
-        let provider = ProviderFactory.locationProvider(
+        let located = ProviderFactory.locationProvider(
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
             http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
@@ -141,6 +141,7 @@ struct LocationOptions: ParsableArguments {
         ) {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }
+        let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
         let age: Double?? = maxAge.map { $0 == "off" ? nil : Double($0) }
         let request = ProviderFactory.locationRequest(settings, accuracy: accuracy.flatMap(DesiredAccuracy.init),
                                                       timeout: timeout, maxAge: age)

@@ -10,7 +10,7 @@ import Foundation
 struct WhereCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "where",
-        abstract: "Print only the location: coordinates, accuracy, age, source, altitude.",
+        abstract: "Print only the location: coordinates, accuracy, age, source, altitude, nearest town.",
         discussion: """
         Examples:
           here-weather where                                  # from the configured sources
@@ -22,7 +22,7 @@ struct WhereCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
-    @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated).")
+    @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated, nearest_place).")
     var json = false
 
     func run() async throws {

@@ -62,6 +62,8 @@ public struct Configuration: Sendable, Equatable {
     public struct PrivacySettings: Sendable, Equatable {
         /// Decimals of the coordinates sent to any web service (2: about 1 km).
         public var coordinateDecimals = 2
+        /// Whether to name the nearest populated place offline (GeoNames data compiled in).
+        public var placeNames = true
     }
 
     /// `[location.gpsd]`.

@@ -64,6 +64,7 @@ public enum ConfigurationLoader {
         if let privacy = try root.table("privacy") {
             config.privacy.coordinateDecimals = try privacy.number("coordinate_decimals", in: 0...4).map { Int($0) }
                 ?? config.privacy.coordinateDecimals
+            config.privacy.placeNames = try privacy.bool("place_names") ?? config.privacy.placeNames
         }
         let warnings = root.unknownKeys.map { "warning: unknown key \($0) in \(path) (ignored)" }
         return (config, warnings)

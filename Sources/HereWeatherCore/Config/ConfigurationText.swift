@@ -40,6 +40,7 @@ public enum ConfigurationText {
 
     [privacy]
     coordinate_decimals = 2   # decimals of the coordinates sent to web services (2: about 1 km)
+    place_names = true        # name the nearest town ("near Tampa, Florida, US"), offline: nothing is sent
 
     [output]
     icons = "emoji"           # "emoji", "nerd" (Nerd Fonts) or "ascii"
@@ -110,7 +111,8 @@ public enum ConfigurationText {
         }
         lines += ["", "[location.nmea]"] + permission(.nmea) + [location.nmea.path.map { "path = \(quote($0))" } ?? "# path not set",
                   "speed = " + (location.nmea.speed == .max ? quote("max") : location.nmea.speed.description)]
-        lines += ["", "[privacy]", "coordinate_decimals = \(config.privacy.coordinateDecimals)"]
+        lines += ["", "[privacy]", "coordinate_decimals = \(config.privacy.coordinateDecimals)",
+                  "place_names = \(config.privacy.placeNames)"]
         lines += ["", "[output]", "icons = \(quote(config.output.icons.rawValue))", "clock = \(quote(config.output.clock.rawValue))"]
         lines += ["", "[cache]", "ttl = \(number(config.cache.ttl))", "stale_limit = \(number(config.cache.staleLimit))"]
         lines += ["", "[weather]",

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HereWeatherPlaces
 
 /// Where a location came from.
 public enum LocationSource: String, Sendable, Equatable, CaseIterable {
@@ -55,11 +56,14 @@ public struct Location: Sendable, Equatable {
     /// The web service that gave the location (IP lookup: "ipinfo.io"; city search:
     /// "Open-Meteo geocoding"), if any.
     public var service: String?
+    /// The populated place nearest the fix, from the compiled-in GeoNames data (no network);
+    /// filled in by `NearbyPlaceLocationProvider` unless `[privacy] place_names = false`.
+    public var nearbyPlace: NearbyPlace?
 
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
                 source: LocationSource, altitude: Double? = nil, name: String? = nil,
                 accuracyIsEstimate: Bool = false, meetsDesiredAccuracy: Bool = true,
-                mode: Int? = nil, simulated: Bool = false, service: String? = nil) {
+                mode: Int? = nil, simulated: Bool = false, service: String? = nil, nearbyPlace: NearbyPlace? = nil) {
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
         self.timestamp = timestamp
@@ -71,5 +75,6 @@ public struct Location: Sendable, Equatable {
         self.mode = mode
         self.simulated = simulated
         self.service = service
+        self.nearbyPlace = nearbyPlace
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HereWeatherPlaces
 
 /// The `--json` output: one object, schema in the README. Absent values are `null`; times
 /// are ISO 8601 with the location's offset; numbers are in the report's units.
@@ -37,6 +38,22 @@ public enum JSONReport {
             ("meets_accuracy", .bool(location.meetsDesiredAccuracy)),
             ("mode", .number(location.mode.map(Double.init))),
             ("simulated", .bool(location.simulated)),
+            ("nearest_place", location.nearbyPlace.map(nearbyPlaceObject) ?? .null),
+        ])
+    }
+
+    /// The nearest populated place (GeoNames, offline): distance and bearing from it to the fix.
+    static func nearbyPlaceObject(_ place: NearbyPlace) -> JSONOutput {
+        .object([
+            ("name", .string(place.name)),
+            ("region", .string(place.region)),
+            ("country", .string(place.countryCode)),
+            ("latitude", .number(place.latitude)),
+            ("longitude", .number(place.longitude)),
+            ("distance_m", .number(place.distance.rounded())),
+            ("bearing_deg", .number(place.bearing.rounded())),
+            ("bearing", .string(place.compassPoint)),
+            ("text", .string(place.text)),
         ])
     }
 

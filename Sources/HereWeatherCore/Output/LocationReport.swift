@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HereWeatherPlaces
 
 /// `here-weather where`: the location only, like GeoClue's where-am-i.
 public enum LocationReport {
@@ -19,7 +20,7 @@ public enum LocationReport {
         if let mode = location.mode { source += ", \(mode)D fix" }
         if location.simulated { source += ", simulated" }
         rows.append(("Source", source))
-        if let name = location.name { rows.append(("Place", name)) }
+        if let name = location.name ?? location.nearbyPlace?.text { rows.append(("Place", name)) }
         rows.append(("Time", LocalTime.iso8601(location.timestamp, utcOffset: 0).replacing("+00:00", with: "Z")))
         rows.append(("Age", ageText(now.timeIntervalSince(location.timestamp))))
         let width = rows.map(\.0.count).max() ?? 0

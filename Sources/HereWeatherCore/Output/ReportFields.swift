@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HereWeatherPlaces
 
 /// The current conditions as short strings, for one-line formats and the status-bar tooltip.
 ///
@@ -25,12 +26,14 @@ public struct ReportFields: Sendable {
 
     static let missing = "-"
 
-    /// The place: the location's name, the provider's (with its country), or the coordinates.
+    /// The place: the location's name, the provider's (with its country), the nearest
+    /// populated place ("near Tampa, Florida, US (3 km NE)"), or the coordinates.
     public var place: String {
         if let name = location.name, !name.isEmpty { return name }
         if let name = report.placeName {
             return report.country.map { "\(name), \($0)" } ?? name
         }
+        if let nearby = location.nearbyPlace { return nearby.text }
         return Formatting.coordinate(location.coordinate)
     }
 

@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The nearest populated place to a position, from `GeoNamesData`, without any network call.
+///
+/// The places are read where they lie in the program's read-only data, never parsed or
+/// copied: they are in latitude bands of 0.25°, each sorted by longitude, so a search looks
+/// only at the bands a circle around the position touches and, in each, at the longitudes the
+/// circle spans (a binary search; wrapping at ±180°; every longitude when the circle holds a
+/// pole). The circle starts at 10 km and grows fourfold until it holds a place or reaches
+/// the radius asked for.
+public enum PlaceIndex {
+    /// Beyond this distance (open sea, ice sheets, deserts) no place is named.
+    public static let defaultRadius = 100_000.0
+    static let firstSearchRadius = 10_000.0
+
+    /// The number of places compiled in.
+    public static var placeCount: Int { GeoNamesData.placeCount }
+
+    /// The place nearest to the position within `radius` metres, or `nil` when there is none
+    /// (or the coordinates are not a position on Earth).
+    public static func nearest(latitude: Double, longitude: Double, within radius: Double = defaultRadius) -> NearbyPlace? {
+        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), radius > 0 else { return nil }
+        let longitude = normalized(longitude)
+        var searchRadius = min(firstSearchRadius, radius)
+        while true {
+            if let best = closest(latitude, longitude, within: searchRadius),
+               best.haversine <= Geodesy.haversine(distance: searchRadius) {
+                return place(best.index, latitude: latitude, longitude: longitude)
+            }
+            if searchRadius >= radius { return nil }
+            searchRadius = min(searchRadius * 4, radius)
+        }
+    }
+
+    /// The closest record among those in the bands and longitudes a circle of `radius` touches
+    /// (it may lie outside the circle; every place inside the circle is looked at).
+    static func closest(_ latitude: Double, _ longitude: Double, within radius: Double) -> Candidate? {
+        let angle = radius / Geodesy.earthRadius
+        let angleDegrees = angle / Geodesy.radiansPerDegree
+        let south = latitude - angleDegrees, north = latitude + angleDegrees
+        var spans = LongitudeSpans.everywhere
+        if south > -90 && north < 90 {
+            // The circle holds no pole, so cos(latitude) > sin(angle): the widest longitude it spans.
+            let spread = asin(sin(angle) / cos(latitude * Geodesy.radiansPerDegree)) / Geodesy.radiansPerDegree
+            spans = LongitudeSpans(longitude - spread, longitude + spread)
+        }
+        var best: Candidate?
+        for band in self.band(south)...self.band(north) {
+            scan(band: band, span: spans.first, latitude, longitude, best: &best)
+            if let second = spans.second { scan(band: band, span: second, latitude, longitude, best: &best) }
+        }
+        return best
+    }
+
+    /// A record and its `Geodesy.haversine` from the position.
+    struct Candidate {
+        var index: Int
+        var haversine: Double
+    }
+
+    /// Looks at the records of `band` whose encoded longitude lies in `span`, keeping the closest in `best`.
+    static func scan(band: Int, span: LongitudeSpan, _ latitude: Double, _ longitude: Double, best: inout Candidate?) {
+        let end = bandStart(band + 1)
+        var index = firstRecord(from: bandStart(band), to: end, longitudeAtLeast: span.low)
+        while index < end {
+            let record = GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
+            let encodedLongitude = number(record + 4, 4)
+            if encodedLongitude > span.high { break }
+            let h = Geodesy.haversine(latitude, longitude, decoded(number(record, 4)) - 90, decoded(encodedLongitude) - 180)
+            if h < best?.haversine ?? .infinity { best = Candidate(index: index, haversine: h) }
+            index += 1
+        }
+    }
+
+    /// Encoded longitudes `low...high`.
+    struct LongitudeSpan {
+        var low: Int
+        var high: Int
+    }
+
+    /// The longitudes a circle spans: one span, or two where it crosses ±180°.
+    struct LongitudeSpans {
+        var first: LongitudeSpan
+        var second: LongitudeSpan?
+
+        static let everywhere = LongitudeSpans(first: LongitudeSpan(low: 0, high: encoded(180)), second: nil)
+
+        init(first: LongitudeSpan, second: LongitudeSpan?) {
+            self.first = first
+            self.second = second
+        }
+
+        /// `low...high` degrees, split where they cross ±180°.
+        init(_ low: Double, _ high: Double) {
+            if high - low >= 360 {
+                self = .everywhere
+            } else if low < -180 {
+                self.init(first: LongitudeSpan(low: encoded(low + 360, .down), high: encoded(180)),
+                          second: LongitudeSpan(low: 0, high: encoded(high, .up)))
+            } else if high >= 180 {
+                self.init(first: LongitudeSpan(low: encoded(low, .down), high: encoded(180)),
+                          second: LongitudeSpan(low: 0, high: encoded(high - 360, .up)))
+            } else {
+                self.init(first: LongitudeSpan(low: encoded(low, .down), high: encoded(high, .up)), second: nil)
+            }
+        }
+    }
+
+    /// The record at `index` as a place, measured from the position.
+    static func place(_ index: Int, latitude: Double, longitude: Double) -> NearbyPlace {
+        let record = GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
+        let placeLatitude = decoded(number(record, 4)) - 90
+        let placeLongitude = decoded(number(record + 4, 4)) - 180
+        let name = line(GeoNamesData.names, at: number(record + 8, 4))
+        // "CC<tab>Region": the country code is always two letters.
+        let regionOffset = number(record + 12, 3)
+        let region = line(GeoNamesData.regions, at: regionOffset + 3)
+        return NearbyPlace(
+            name: name, region: region.isEmpty ? nil : region, countryCode: line(GeoNamesData.regions, at: regionOffset, length: 2),
+            latitude: placeLatitude, longitude: placeLongitude,
+            distance: Geodesy.distance(placeLatitude, placeLongitude, latitude, longitude),
+            bearing: Geodesy.bearing(placeLatitude, placeLongitude, latitude, longitude))
+    }
+
+    // MARK: Reading the compiled-in data
+
+    /// The latitude band holding `latitude` (clamped to the poles).
+    static func band(_ latitude: Double) -> Int {
+        let band = Int(((latitude + 90) / GeoNamesData.bandDegrees).rounded(.down))
+        return min(GeoNamesData.bandCount - 1, max(0, band))
+    }
+
+    /// The first record of `band`; `bandStart(bandCount)` is the number of records.
+    static func bandStart(_ band: Int) -> Int {
+        number(GeoNamesData.bandStarts.utf8Start + band * 4, 4)
+    }
+
+    /// The first record in `start..<end` whose encoded longitude is at least `low` (binary search).
+    static func firstRecord(from start: Int, to end: Int, longitudeAtLeast low: Int) -> Int {
+        var first = start, last = end
+        while first < last {
+            let middle = (first + last) / 2
+            if number(GeoNamesData.records.utf8Start + middle * GeoNamesData.recordWidth + 4, 4) < low {
+                first = middle + 1
+            } else {
+                last = middle
+            }
+        }
+        return first
+    }
+
+    /// A base-64 number of `width` digits ("0" is 0, "o" is 63), most significant first.
+    @inline(__always)
+    static func number(_ digits: UnsafePointer<UInt8>, _ width: Int) -> Int {
+        var value = 0
+        for position in 0..<width { value = value << 6 | Int(digits[position] &- 0x30) }
+        return value
+    }
+
+    static func decoded(_ value: Int) -> Double { Double(value) / GeoNamesData.scale }
+
+    /// A longitude in the records' units (degrees + 180, in 1e-4°).
+    static func encoded(_ longitude: Double, _ rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int {
+        Int(((longitude + 180) * GeoNamesData.scale).rounded(rounding))
+    }
+
+    /// `longitude` in -180..<180.
+    static func normalized(_ longitude: Double) -> Double {
+        let wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        return (wrapped < 0 ? wrapped + 360 : wrapped) - 180
+    }
+
+    /// The text from `offset` to the next newline, or of `length` bytes.
+    static func line(_ text: StaticString, at offset: Int, length: Int? = nil) -> String {
+        let start = text.utf8Start + offset
+        let available = text.utf8CodeUnitCount - offset
+        var count = 0
+        while count < min(available, length ?? available) && start[count] != 0x0A { count += 1 }
+        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+}
