@@ -24,7 +24,8 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Path: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the config file's path.")
+        static let configuration = CommandConfiguration(
+            commandName: "path", abstract: "Print the config file's path.")
         @OptionGroup var options: Options
 
         func run() {
@@ -34,6 +35,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the effective configuration (defaults filled in, API keys redacted).")
         @OptionGroup var options: Options
 
@@ -51,7 +53,8 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write a commented default config file.")
+        static let configuration = CommandConfiguration(
+            commandName: "init", abstract: "Write a commented default config file.")
         @OptionGroup var options: Options
         @Flag(help: "Replace an existing file.")
         var force = false

@@ -66,6 +66,7 @@ struct PermissionsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the master switch and each source's state, with where it comes from.")
         @OptionGroup var options: Options
 
@@ -76,7 +77,8 @@ struct PermissionsCommand: ParsableCommand {
     }
 
     struct Allow: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remember: SOURCE may be used without asking.")
+        static let configuration = CommandConfiguration(
+            commandName: "allow", abstract: "Remember: SOURCE may be used without asking.")
         @OptionGroup var options: Options
         @OptionGroup var source: SourceArgument
 
@@ -88,7 +90,8 @@ struct PermissionsCommand: ParsableCommand {
     }
 
     struct Deny: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remember: SOURCE may not be used.")
+        static let configuration = CommandConfiguration(
+            commandName: "deny", abstract: "Remember: SOURCE may not be used.")
         @OptionGroup var options: Options
         @OptionGroup var source: SourceArgument
 
@@ -100,6 +103,7 @@ struct PermissionsCommand: ParsableCommand {
 
     struct Reset: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Forget the remembered decision for SOURCE: back to the config file's permission or the default.")
         @OptionGroup var options: Options
         @OptionGroup var source: SourceArgument
