@@ -58,14 +58,12 @@ extension CommandRunner {
             let id = String(Self.unprivilegedID)
             command = ["/usr/bin/setpriv", "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "--"] + command
         }
-        // Output goes to files, not pipes: a hung child must not block the reads.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outPath = folder.appendingPathComponent("out"), errPath = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outPath.path, contents: nil)
-        FileManager.default.createFile(atPath: errPath.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outPath), err = try FileHandle(forWritingTo: errPath)
+        // Output through pipes (a file limit would stop files too), each read on a thread of
+        // its own to its end, which comes when the child ends or is killed.
+        let out = Pipe(), err = Pipe()
+        let outText = Collected(), errText = Collected()
+        Thread.detachNewThread { outText.finish(out.fileHandleForReading.readDataToEndOfFile()) }
+        Thread.detachNewThread { errText.finish(err.fileHandleForReading.readDataToEndOfFile()) }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -89,12 +87,30 @@ extension CommandRunner {
         }
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - started
-        try? out.close()
-        try? err.close()
-        return BoundedResult(status: process.terminationStatus,
-                             stdout: String(decoding: (try? Data(contentsOf: outPath)) ?? Data(), as: UTF8.self),
-                             stderr: String(decoding: (try? Data(contentsOf: errPath)) ?? Data(), as: UTF8.self),
+        return BoundedResult(status: process.terminationStatus, stdout: outText.text(), stderr: errText.text(),
                              elapsed: elapsed, hung: hung)
+    }
+}
+
+/// One output stream's bytes, handed from its reading thread once the stream has ended.
+private final class Collected: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func finish(_ bytes: Data) {
+        condition.lock()
+        data = bytes
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The text, waiting (at most 30 s) for the stream's end.
+    func text() -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while data == nil && condition.wait(until: deadline) {}
+        return String(decoding: data ?? Data(), as: UTF8.self)
     }
 }
 
