@@ -81,6 +81,7 @@ struct hw_gps_update {
     bool has_satellites;     /* SATELLITE_SET: a SKY report arrived */
     int satellites_visible, satellites_used;
     bool has_error;          /* ERROR_SET */
+    bool has_version;        /* VERSION_SET: gpsd's greeting arrived */
     bool has_gst;            /* GST_SET: a GST (pseudorange noise) report arrived */
     double gst_time;         /* seconds since 1970 */
     double gst_lat_sigma, gst_lon_sigma;   /* metres, 1 sigma; NaN when unknown */
@@ -108,6 +109,7 @@ static inline struct hw_gps_update hw_gps_update(const struct gps_data_t *data) 
     u.satellites_visible = data->satellites_visible;
     u.satellites_used = data->satellites_used;
     u.has_error = (data->set & ERROR_SET) != 0;
+    u.has_version = (data->set & VERSION_SET) != 0;
     u.has_gst = (data->set & GST_SET) != 0;
     u.gst_time = u.has_gst ? (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9 : 0;
     u.gst_lat_sigma = u.has_gst ? data->gst.lat_err_deviation : NAN;

@@ -18,8 +18,11 @@ import Synchronization
 /// does not meet the desired accuracy waits for its epoch's GST report, whose latitude and
 /// longitude sigmas give the receiver's own estimate, before it is judged.
 ///
-/// Fails fast when gpsd is not running (connection refused) or reports no receiver, and
-/// never waits past the request's deadline: reads wait in slices of at most 100 ms.
+/// Fails fast when gpsd is not running (connection refused), reports no receiver, closes
+/// the connection, or something other than gpsd answers on its port (no `VERSION` greeting
+/// first); never waits past the request's deadline: reads wait in slices of at most 100 ms.
+/// A peer that accepts the connection and says nothing (a hung gpsd) is reported as such at
+/// the deadline. A write to a closed connection is an error, never SIGPIPE (`BrokenPipeGuard`).
 public struct GPSDLocationProvider: LocationProvider {
     public var source: LocationSource { .gpsd }
     public let host: String
@@ -35,7 +38,7 @@ public struct GPSDLocationProvider: LocationProvider {
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let session = GPSDSession(host: host, port: port, address: address, request: request)
-        return try await BlockingCall.run({ session.run() }, onCancel: { session.cancel() })
+        return try await BlockingCall.run({ BrokenPipeGuard.run { session.run() } }, onCancel: { session.cancel() })
     }
 }
 
@@ -49,6 +52,8 @@ final class GPSDSession: @unchecked Sendable {
     private var devices: [String] = []
     private var satellitesVisible = 0
     private var satellitesUsed = 0
+    /// Whether gpsd's `VERSION` greeting has arrived (gpsd sends it first on every connection).
+    private var greeted = false
 
     init(host: String, port: Int, address: String, request: LocationRequest) {
         self.host = host
@@ -83,8 +88,14 @@ final class GPSDSession: @unchecked Sendable {
             let microseconds = Int32(slice.components.seconds * 1_000_000 + slice.components.attoseconds / 1_000_000_000_000)
             guard hw_gps_waiting(&data, max(1, microseconds)) else { continue }
             hw_gps_clear_set(&data)
-            guard hw_gps_read(&data) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
+            let count = hw_gps_read(&data)
+            guard count >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
+            guard count > 0 else { continue }   // part of a line: nothing to judge yet
             let update = hw_gps_update(&data)
+            if update.has_version { greeted = true }
+            // gpsd greets every client with VERSION before anything else: anything else first
+            // means something that is not gpsd listens on the port.
+            guard greeted else { return .failure(LocationError.notGPSD(address: address)) }
             if update.has_devices {
                 devices = (0..<Int(update.device_count)).map { String(cString: hw_gps_device_path(&data, Int32($0))) }
                 if devices.isEmpty { return .failure(LocationError.gpsdNoReceiver(address: address)) }
@@ -115,6 +126,7 @@ final class GPSDSession: @unchecked Sendable {
         }
         if let waiting = pending, let answer = selector.consider(waiting, now: Date()) { return .success(answer) }
         if let answer = selector.answerAtDeadline(now: Date()) { return .success(answer) }
+        if !greeted { return .failure(LocationError.gpsdSilent(address: address, seconds: request.timeoutSeconds)) }
         return .failure(LocationError.noFix(source: "GPS", seconds: request.timeoutSeconds, seen: seen(selector)))
     }
 

@@ -5,6 +5,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `here-weather config path|show|init`.
 struct ConfigCommand: ParsableCommand {
@@ -64,9 +67,14 @@ struct ConfigCommand: ParsableCommand {
             do {
                 try AtomicFile.write(ConfigurationText.template, to: path, overwrite: force)
             } catch let error as AtomicFile.WriteError {
-                Terminal.standardError(error.exists
-                    ? "here-weather: \(path) already exists; add --force to replace it."
-                    : "here-weather: cannot write \(path): \(error.reason).")
+                var isFolder = false
+                if error.exists && !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder) {
+                    Terminal.standardError("here-weather: \(path) already exists; add --force to replace it.")
+                } else {
+                    let code = error.exists ? EISDIR : error.code
+                    Terminal.standardError("here-weather: cannot write \(path): \(String(cString: strerror(code))). "
+                        + FileAdvice.forWriting(path, code: code, folder: "its folder (or pass --config FILE)"))
+                }
                 throw ExitCode(ExitStatus.cannotCreate.rawValue)
             }
             print("Wrote \(path). Set [location.fixed] latitude and longitude, then run here-weather.")

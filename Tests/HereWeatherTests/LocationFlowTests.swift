@@ -39,6 +39,9 @@ import Testing
         #expect(location["accuracy_m"] as? Double == 25_000)
         #expect(location["meets_accuracy"] as? Bool == false, "an IP fix never pretends to meet 3km")
         #expect(server.requests == ["/ipinfo/json"])
+        let text = try await runner.run(["where", "--accuracy", "any"])
+        let accuracy = text.stdout.split(separator: "\n").first { $0.hasPrefix("Accuracy:") } ?? ""
+        #expect(accuracy.contains("25000 m (assumed: city level)"), "no HDOP for an IP fix: \(accuracy)")
     }
 
     @Test func anUndecidedIPLookupWithoutATerminalSendsNothing() async throws {

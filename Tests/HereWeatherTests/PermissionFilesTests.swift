@@ -71,7 +71,7 @@ import Testing
 
     @Test func anUnreadablePolicyFailsClosed() throws {
         let folder = try temporaryFolder()  // A folder where the file should be.
-        #expect(throws: SystemPolicyError.unreadable(path: folder, reason: "it is not a regular file")) {
+        #expect(throws: SystemPolicyError.unreadable(path: folder, reason: "it is a folder, not a file")) {
             try SystemPolicy.load(path: folder)
         }
     }

@@ -114,6 +114,39 @@ import HereWeatherHTTP
     func memoryIsNotUsedWhen(_ memoryCase: MemoryCase) async throws {
         let store = store()
         store.save(gpsFix(age: memoryCase.age))
+        let asked = Location(coordinate: Coordinate(latitude: 40.0, longitude: -105.0), horizontalAccuracy: 3,
+                             timestamp: Date(), source: .gpsd)
+        let provider = RememberingLocationProvider(base: Answers(fix: asked), store: store, sources: memoryCase.sources,
+                                                   authorizer: AllowAllAuthorizer())
+        let fix = try await provider.requestLocation(LocationRequest(desiredAccuracy: memoryCase.accuracy, maxAge: .seconds(300)))
+        #expect(fix.coordinate == asked.coordinate, "\(memoryCase.why): the source was asked")
+    }
+
+    /// A source that answers with `fix`.
+    struct Answers: LocationProvider {
+        let fix: Location
+        var source: LocationSource { .gpsd }
+        func requestLocation(_ request: LocationRequest) async throws -> Location { fix }
+    }
+
+    @Test(arguments: [DesiredAccuracy.within(metres: 5), .best])
+    func whenEverySourceFailsARememberedFixWithinMaxAgeStandsIn(accuracy: DesiredAccuracy) async throws {
+        let store = store()
+        store.save(gpsFix(age: 30))
+        let provider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd],
+                                                   authorizer: AllowAllAuthorizer())
+        let fix = try await provider.requestLocation(LocationRequest(desiredAccuracy: accuracy, maxAge: .seconds(300)))
+        #expect(fix.coordinate == Coordinate(latitude: 27.95, longitude: -82.46))
+        #expect(!fix.meetsDesiredAccuracy, "marked as the best to be had, not as meeting \(accuracy)")
+    }
+
+    @Test(arguments: [
+        MemoryCase(why: "too old", age: 400, accuracy: .threeKilometres, sources: [.gpsd]),
+        MemoryCase(why: "source not in this run", age: 30, accuracy: .within(metres: 5), sources: [.ip]),
+    ])
+    func noFallbackToMemoryWhen(_ memoryCase: MemoryCase) async throws {
+        let store = store()
+        store.save(gpsFix(age: memoryCase.age))
         let provider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: memoryCase.sources,
                                                    authorizer: AllowAllAuthorizer())
         await #expect(throws: LocationError.self, "\(memoryCase.why)") {
@@ -121,14 +154,26 @@ import HereWeatherHTTP
         }
     }
 
+    @Test func noFallbackToMemoryWithMaxAgeOffOrWhenTheSourceIsRefused() async throws {
+        let store = store()
+        store.save(gpsFix(age: 30))
+        let offProvider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd],
+                                                      authorizer: AllowAllAuthorizer())
+        await #expect(throws: LocationError.self) {
+            try await offProvider.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: nil))
+        }
+        struct Refuses: LocationAuthorizer {
+            func authorize(_ source: LocationSource) async throws { throw PermissionError.needsDecision(source) }
+        }
+        let refused = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd], authorizer: Refuses())
+        await #expect(throws: LocationError.self) {
+            try await refused.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: .seconds(300)))
+        }
+    }
+
     @Test func aNewFixIsRemembered() async throws {
         let store = store()
         let fresh = gpsFix(age: 0, accuracy: 4)
-        struct Answers: LocationProvider {
-            let fix: Location
-            var source: LocationSource { .gpsd }
-            func requestLocation(_ request: LocationRequest) async throws -> Location { fix }
-        }
         let provider = RememberingLocationProvider(base: Answers(fix: fresh), store: store, sources: [.gpsd],
                                                    authorizer: AllowAllAuthorizer())
         _ = try await provider.requestLocation(LocationRequest())

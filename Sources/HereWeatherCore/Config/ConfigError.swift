@@ -16,11 +16,25 @@ public enum ConfigError: UserFacingError, Equatable {
         case .invalidValue(let path, let key, let expected, let found):
             return "Config error in \(path): \(key) must be \(expected), not \(found)."
         case .unreadable(let path, let reason):
-            return "Cannot read the config file \(path): \(reason)."
+            return "Cannot read the config file \(path): \(reason). " + Self.remedy(path: path, reason: reason)
         case .unsupportedVersion(let path, let version):
             return "Config error in \(path): version = \(version) is not supported; this here-weather reads version = 1. Upgrade here-weather or rewrite the file with `here-weather config init --force`."
         }
     }
 
     public var exitStatus: ExitStatus { .configuration }
+
+    /// What to do about a config file `TextFile.read` could not read.
+    static func remedy(path: String, reason: String) -> String {
+        switch reason {
+        case TextFile.permissionDenied:
+            return "Make it readable (`chmod 600 \(path)` as its owner), or pass --config FILE."
+        case TextFile.isDirectory:
+            return "Move the folder aside (`here-weather config init` then writes a config file there), or pass --config FILE."
+        case TextFile.notUTF8:
+            return "Save it as UTF-8 text, or rewrite it with `here-weather config init --force`."
+        default:
+            return "Replace it with a regular file (`here-weather config init --force`), or pass --config FILE."
+        }
+    }
 }

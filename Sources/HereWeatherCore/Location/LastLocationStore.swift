@@ -62,7 +62,9 @@ public struct LastLocationStore: Sendable {
 }
 
 /// A provider that answers from the last good location while it is fresh and accurate
-/// enough for the request, and remembers each new fix from a remembered source.
+/// enough for the request, and remembers each new fix from a remembered source. When every
+/// source fails, a remembered fix within max age that misses the desired accuracy stands in,
+/// marked as not meeting it.
 public struct RememberingLocationProvider: LocationProvider {
     public let base: any LocationProvider
     public let store: LastLocationStore
@@ -81,16 +83,33 @@ public struct RememberingLocationProvider: LocationProvider {
     public var source: LocationSource { base.source }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        if let last = store.load(), sources.contains(last.source), request.maxAge != nil,
-           request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
-           FixSelector(request: request).isFresh(last, at: Date()),
-           (try? await authorizer.authorize(last.source)) != nil {
+        if let last = await usableMemory(request, accurateEnough: true) {
             var answer = last
             answer.meetsDesiredAccuracy = true
             return answer
         }
-        let fix = try await base.requestLocation(request)
+        let fix: Location
+        do {
+            fix = try await base.requestLocation(request)
+        } catch let error as LocationError {
+            // Every source failed (gpsd down, offline): a remembered fix within max age is still
+            // the best fix to be had, like a fix that misses the desired accuracy at the deadline.
+            guard var last = await usableMemory(request, accurateEnough: false) else { throw error }
+            last.meetsDesiredAccuracy = false
+            return last
+        }
         if LastLocationStore.rememberedSources.contains(fix.source) { store.save(fix) }
         return fix
+    }
+
+    /// The remembered fix when this run may use it: from one of its sources, still permitted,
+    /// within max age (never with max age off) and, when `accurateEnough`, meeting the desired
+    /// accuracy (never for `best`, which always asks).
+    func usableMemory(_ request: LocationRequest, accurateEnough: Bool) async -> Location? {
+        guard let last = store.load(), sources.contains(last.source), request.maxAge != nil,
+              !accurateEnough || request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
+              FixSelector(request: request).isFresh(last, at: Date()),
+              (try? await authorizer.authorize(last.source)) != nil else { return nil }
+        return last
     }
 }

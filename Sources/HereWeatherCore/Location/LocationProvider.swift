@@ -24,6 +24,10 @@ public enum LocationError: UserFacingError, Equatable {
     case gpsdNoReceiver(address: String)
     /// gpsd closed the connection before a fix.
     case gpsdClosed(address: String)
+    /// Something answered on gpsd's port, but not with gpsd's `VERSION` greeting.
+    case notGPSD(address: String)
+    /// gpsd's port accepted the connection, but nothing was said by the deadline (a hung gpsd).
+    case gpsdSilent(address: String, seconds: Double)
     /// No qualifying fix by the deadline (or the end of a log); `seen` says what was seen.
     case noFix(source: String, seconds: Double, seen: String)
     /// An NMEA log or device could not be opened.
@@ -47,6 +51,10 @@ public enum LocationError: UserFacingError, Equatable {
             return "gpsd on \(address) has no GPS receiver attached. Plug one in (check with `gpspipe -w -n 5`), or add another location source."
         case .gpsdClosed(let address):
             return "gpsd on \(address) closed the connection before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and try again."
+        case .notGPSD(let address):
+            return "Something on \(address) answered, but not as gpsd (no VERSION greeting). Check host and port under [location.gpsd] (gpsd's port is 2947)."
+        case .gpsdSilent(let address, let seconds):
+            return "gpsd on \(address) accepted the connection but sent nothing within \(JSONOutput.format(seconds)) s. Check that gpsd is healthy (`systemctl status gpsd`; restart it with `sudo systemctl restart gpsd`) and that host and port under [location.gpsd] point at it."
         case .noFix(let source, let seconds, let seen):
             return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
         case .nmeaUnreadable(let path, let reason):

@@ -35,7 +35,10 @@ public enum LocationReport {
     static func accuracyText(_ location: Location) -> String {
         guard let metres = location.horizontalAccuracy else { return "unknown" }
         var text = Formatting.fixed(metres, metres < 10 ? 1 : 0) + " m"
-        if location.accuracyIsEstimate { text += " (estimated from HDOP)" }
+        if location.accuracyIsEstimate {
+            // An IP service that gives no radius is assumed right to the city; a receiver's from HDOP.
+            text += location.source == .ip ? " (assumed: city level)" : " (estimated from HDOP)"
+        }
         if !location.meetsDesiredAccuracy { text += " (does not meet the desired accuracy)" }
         return text
     }

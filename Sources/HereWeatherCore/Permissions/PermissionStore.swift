@@ -30,6 +30,8 @@ public struct PermissionStore: Sendable {
         public var decisions: Decisions
         /// Why some or all of the file was ignored, for stderr.
         public var warnings: [String]
+        /// Why the file, which exists, could not be read at all (no permission, a folder).
+        public var unreadable: String?
     }
 
     /// The decisions file.
@@ -46,14 +48,29 @@ public struct PermissionStore: Sendable {
         self.init(path: state + "/here-weather/permissions.toml")
     }
 
-    /// Reads the decisions; never throws: a missing file is empty, a bad one a warning.
+    /// Reads the decisions; never throws: a missing file is empty, a bad one a warning. A file
+    /// that exists but cannot be read at all (no permission, a folder) is `unreadable`: every
+    /// source asks again, and `remember` will not replace what it could not read.
     public func load() -> Loaded {
-        guard FileManager.default.fileExists(atPath: path) else { return Loaded(decisions: [:], warnings: []) }
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
-              let text = String(data: data, encoding: .utf8) else {
-            return Loaded(decisions: [:], warnings: [ignoring("it cannot be read as text")])
+        let text: String
+        do {
+            guard let contents = try TextFile.read(path) else { return Loaded(decisions: [:], warnings: []) }
+            text = contents
+        } catch {
+            guard error.reason != TextFile.notUTF8 else {
+                return Loaded(decisions: [:], warnings: [ignoring("it cannot be read as text")])
+            }
+            return Loaded(decisions: [:], warnings: ["warning: cannot read the remembered location permissions in \(path) (\(error.reason)); every source asks again until it can. \(Self.remedy(path: path, reason: error.reason))"],
+                          unreadable: error.reason)
         }
         return parse(text)
+    }
+
+    /// What to do about a decisions file that cannot be read.
+    static func remedy(path: String, reason: String) -> String {
+        reason == TextFile.permissionDenied
+            ? "Make it readable (`chmod 600 \(path)` as its owner) or remove it."
+            : "Move \(path) aside (decisions are then asked for again)."
     }
 
     /// Parses the text of a decisions file.
@@ -94,16 +111,23 @@ public struct PermissionStore: Sendable {
         do {
             try AtomicFile.write(Self.render(decisions), to: path, overwrite: true, mode: 0o600)
         } catch let error as AtomicFile.WriteError {
-            throw PermissionStoreError(path: path, reason: error.reason)
+            throw PermissionStoreError(path: path, reason: error.reason,
+                                       advice: FileAdvice.forWriting(path, code: error.code,
+                                                                     folder: "the folder (or set XDG_STATE_HOME)"))
         }
     }
 
     /// Sets (`.allow`, `.deny`) or removes (`nil`) the decision for `source`, keeping the
-    /// others as they are on disk now. Returns the warnings from reading the old file.
+    /// others as they are on disk now. Returns the warnings from reading the old file. A file
+    /// that cannot be read is left alone (its decisions would be lost): `PermissionStoreError`.
     @discardableResult
     public func remember(_ permission: LocationPermission?, for source: LocationSource) throws -> [String] {
         precondition(permission == nil || permission == .allow || permission == .deny, "only allow or deny is remembered")
         var loaded = load()
+        if let reason = loaded.unreadable {
+            throw PermissionStoreError(path: path, reason: "the file exists but cannot be read (\(reason)), so replacing it would lose its decisions",
+                                       advice: Self.remedy(path: path, reason: reason))
+        }
         loaded.decisions[source] = permission
         try save(loaded.decisions)
         return loaded.warnings
@@ -135,9 +159,17 @@ public struct PermissionStore: Sendable {
 public struct PermissionStoreError: UserFacingError, Equatable {
     public let path: String
     public let reason: String
+    /// What to do about it (`FileAdvice`).
+    public let advice: String
+
+    public init(path: String, reason: String, advice: String = "Check that the folder is writable (or set XDG_STATE_HOME).") {
+        self.path = path
+        self.reason = reason
+        self.advice = advice
+    }
 
     public var message: String {
-        "Cannot remember the decision: writing \(path) failed: \(reason). Check that the folder is writable (or set XDG_STATE_HOME)."
+        "Cannot remember the decision: writing \(path) failed: \(reason). \(advice)"
     }
 
     public var exitStatus: ExitStatus { .cannotCreate }

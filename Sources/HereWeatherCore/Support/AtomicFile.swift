@@ -15,6 +15,8 @@ public enum AtomicFile {
         /// The file exists and `overwrite` was false.
         public let exists: Bool
         public let reason: String
+        /// The system's error code (`errno`), for advice (`FileAdvice`).
+        public var code: Int32 = 0
     }
 
     /// Writes `contents` to `path` through a temporary file in the same folder, creating
@@ -51,7 +53,7 @@ public enum AtomicFile {
             guard rename(temporaryPath, path) == 0 else { throw failure(path, errno) }
         } else if link(temporaryPath, path) != 0 {
             let code = errno
-            throw WriteError(path: path, exists: code == EEXIST, reason: String(cString: strerror(code)))
+            throw WriteError(path: path, exists: code == EEXIST, reason: String(cString: strerror(code)), code: code)
         }
     }
 
@@ -65,6 +67,6 @@ public enum AtomicFile {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> WriteError {
-        WriteError(path: path, exists: false, reason: String(cString: strerror(code)))
+        WriteError(path: path, exists: false, reason: String(cString: strerror(code)), code: code)
     }
 }

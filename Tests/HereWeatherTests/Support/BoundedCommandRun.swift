@@ -1,0 +1,122 @@
+import Foundation
+import Glibc
+import HereWeatherCore
+
+/// `CommandRunner` for fault tests: a run that cannot hang the test (a child still running
+/// after `limit` is killed and reported), its wall time, and the two ways a fault is set up
+/// around the binary: as an unprivileged user (root ignores mode bits, and CI runs as root),
+/// and with no room to write files (a full disk).
+extension CommandRunner {
+    /// The unprivileged user runs go as (`nobody` on Debian).
+    static let unprivilegedID: UInt32 = 65534
+
+    /// How a bounded run went.
+    struct BoundedResult: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var elapsed: Duration
+        /// The child was still running at the limit and was killed: it hung.
+        var hung: Bool
+
+        /// stderr's lines, without the empty last one.
+        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+    }
+
+    /// What to wrap the binary in.
+    struct Setup: Sendable {
+        /// Run as `unprivilegedID` (`setpriv` from util-linux, which Debian always has).
+        var unprivileged = false
+        /// `ulimit -f 0` with SIGXFSZ ignored: every write to a regular file fails with EFBIG,
+        /// as on a full disk, and nothing else changes (pipes, reads, sockets).
+        var noRoomToWrite = false
+    }
+
+    /// Gives HOME and everything under it to `unprivilegedID`, for `Setup.unprivileged`.
+    func handHomeToUnprivilegedUser() throws {
+        let id = Self.unprivilegedID
+        guard lchown(home.path, id, id) == 0 else { throw POSIXError(.EPERM) }
+        let walker = FileManager.default.enumerator(atPath: home.path)
+        while let relative = walker?.nextObject() as? String {
+            lchown(home.path + "/" + relative, id, id)
+        }
+    }
+
+    /// Runs the binary with `arguments`, killing it if it has not ended after `limit`.
+    func run(_ arguments: [String], setup: Setup, limit: Duration = .seconds(90),
+             environment extra: [String: String] = [:]) async throws -> BoundedResult {
+        try await BlockingCall.run { Swift.Result { try runBounded(arguments, setup: setup, limit: limit, environment: extra) } }
+    }
+
+    private func runBounded(_ arguments: [String], setup: Setup, limit: Duration,
+                            environment extra: [String: String]) throws -> BoundedResult {
+        var command = [Self.executable.path] + arguments
+        if setup.noRoomToWrite {
+            command = ["/bin/sh", "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\""] + command
+        }
+        if setup.unprivileged {
+            let id = String(Self.unprivilegedID)
+            command = ["/usr/bin/setpriv", "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "--"] + command
+        }
+        // Output through pipes (a file limit would stop files too), each read on a thread of
+        // its own to its end, which comes when the child ends or is killed.
+        let out = Pipe(), err = Pipe()
+        let outText = Collected(), errText = Collected()
+        Thread.detachNewThread { outText.finish(out.fileHandleForReading.readDataToEndOfFile()) }
+        Thread.detachNewThread { errText.finish(err.fileHandleForReading.readDataToEndOfFile()) }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        let started = ContinuousClock.now
+        try process.run()
+        var hung = false
+        while process.isRunning {
+            if ContinuousClock.now - started > limit {
+                hung = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(10_000)
+        }
+        process.waitUntilExit()
+        let elapsed = ContinuousClock.now - started
+        return BoundedResult(status: process.terminationStatus, stdout: outText.text(), stderr: errText.text(),
+                             elapsed: elapsed, hung: hung)
+    }
+}
+
+/// One output stream's bytes, handed from its reading thread once the stream has ended.
+private final class Collected: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func finish(_ bytes: Data) {
+        condition.lock()
+        data = bytes
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The text, waiting (at most 30 s) for the stream's end.
+    func text() -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while data == nil && condition.wait(until: deadline) {}
+        return String(decoding: data ?? Data(), as: UTF8.self)
+    }
+}
+
+extension CommandRunner.BoundedResult {
+    /// stdout parsed as a JSON object.
+    var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+    }
+}
