@@ -60,6 +60,7 @@ public enum ConfigurationText {
     [weather.open-meteo]
     base_url = "https://api.open-meteo.com"
     geocoding_url = "https://geocoding-api.open-meteo.com"   # for --city
+    # allow_plain_http = true   # any [weather.*] table: permit a plain http:// URL to another machine
 
     [weather.openweathermap]
     # api_key = ""            # or the OPENWEATHERMAP_API_KEY environment variable
