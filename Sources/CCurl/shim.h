@@ -87,14 +87,19 @@ static inline CURLcode hw_curl_getinfo_long(CURL *handle, CURLINFO info, long *v
     return HW_CURL(curl_easy_getinfo)(handle, info, value);
 }
 
-/* Only http and https, for the request and for any redirect it follows. */
-static inline void hw_curl_restrict_to_http(CURL *handle) {
+/*
+ * Only http and https for the request; redirects from an https request may only go to https,
+ * so no redirect can downgrade a secure request to plain http (where anyone on the path could
+ * read the request, and any key in it, or change the answer).
+ */
+static inline void hw_curl_restrict_to_http(CURL *handle, bool request_is_https) {
 #if LIBCURL_VERSION_NUM >= 0x075500
     hw_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-    hw_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    hw_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, request_is_https ? "https" : "http,https");
 #else
     hw_curl_setopt_long(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-    hw_curl_setopt_long(handle, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    hw_curl_setopt_long(handle, CURLOPT_REDIR_PROTOCOLS,
+                        request_is_https ? (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 }
 

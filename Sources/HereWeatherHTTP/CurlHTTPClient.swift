@@ -14,19 +14,26 @@ import Synchronization
 ///
 /// libcurl starts as fast as the `curl` command and honours the request's deadline for the
 /// whole exchange (name lookup, connect, TLS, body). Cancelling the task aborts the
-/// transfer. Only http and https are allowed, redirects are followed up to 5 times, and
-/// bodies over the request's limit are refused.
+/// transfer. Only http and https are allowed, redirects are followed up to 5 times (from
+/// an https request only to https: no downgrade), and bodies over the request's limit are
+/// refused.
 public struct CurlHTTPClient: HTTPClient {
     /// Sent with every request.
     public static let userAgent = "here-weather/0.1 (+https://github.com/here-weather/here-weather)"
 
     private static let globalInit: CURLcode = hw_curl_global_init()
 
-    public init() {}
+    /// A PEM file of certificate authorities to trust instead of the system's (tests with a
+    /// local TLS server); `nil`: the system's.
+    public let certificateAuthorities: String?
+
+    public init(certificateAuthorities: String? = nil) {
+        self.certificateAuthorities = certificateAuthorities
+    }
 
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         _ = Self.globalInit
-        let transfer = CurlTransfer(request: request)
+        let transfer = CurlTransfer(request: request, certificateAuthorities: certificateAuthorities)
         return try await BlockingCall.run({ transfer.perform() }, onCancel: { transfer.cancel() })
     }
 }
@@ -35,14 +42,19 @@ public struct CurlHTTPClient: HTTPClient {
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     let host: String
+    let certificateAuthorities: String?
+    /// Whether the request is https: its redirects may then only be https.
+    let isSecure: Bool
     private var body: [UInt8] = []
     private var headers: [String: String] = [:]
     private var bodyTooLarge = false
     private let cancelled = Atomic<Bool>(false)
 
-    init(request: HTTPRequest) {
+    init(request: HTTPRequest, certificateAuthorities: String? = nil) {
         self.request = request
         self.host = Self.host(of: request.url)
+        self.certificateAuthorities = certificateAuthorities
+        self.isSecure = request.url.lowercased().hasPrefix("https://")
     }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
@@ -66,7 +78,8 @@ final class CurlTransfer: @unchecked Sendable {
         guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else {
             return .failure(HTTPError.invalidURL)
         }
-        hw_curl_restrict_to_http(handle)
+        hw_curl_restrict_to_http(handle, isSecure)
+        if let certificateAuthorities { _ = hw_curl_setopt_string(handle, CURLOPT_CAINFO, certificateAuthorities) }
         _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(milliseconds))
         _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(milliseconds))
@@ -100,6 +113,9 @@ final class CurlTransfer: @unchecked Sendable {
             _ = hw_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
             return osError == Int(ECONNREFUSED) ? .connectionRefused(host) : .cannotConnect(host)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
+        // The request's own scheme is allowed, so an https request meets this only on a
+        // redirect to another scheme: plain http, refused.
+        case CURLE_UNSUPPORTED_PROTOCOL where isSecure: return .insecureRedirect(host)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidURL
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:

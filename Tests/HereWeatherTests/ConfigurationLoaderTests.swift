@@ -97,6 +97,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/config.toml"
         try Self.fullExample.write(toFile: path, atomically: true, encoding: .utf8)
+        // It holds a key: readable by its owner only, or it draws a warning (ConfigFileModeTests).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         let loaded = try ConfigurationLoader.load(path: path)
         #expect(loaded.fileExists)
         #expect(loaded.path == path)

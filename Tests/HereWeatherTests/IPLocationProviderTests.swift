@@ -104,7 +104,7 @@ import HereWeatherHTTP
     @Test(arguments: [
         (IPService.ipinfo, "ipinfo/bogon.json", 200, "ipinfo.io: reserved range"),
         (IPService.ipinfo, "ipinfo/rate-limited-429.json", 429, "ipinfo.io: rate limited (HTTP 429)"),
-        (IPService.ipinfo, "ipinfo/unknown-token-403.json", 403, "ipinfo.io: access refused (HTTP 403): Unknown token: Please ensure you've entered your token correctly. Refer to https://ipinfo.io/developers for details."),
+        (IPService.ipinfo, "ipinfo/unknown-token-403.json", 403, "ipinfo.io: access refused (HTTP 403): Unknown token: Please ensure you've entered your token correctly. Refer to https://ipinfo.io/developers for details"),
         (IPService.ipinfo, "ipinfo/wrong-ip-404.json", 404, "ipinfo.io: HTTP 404: Wrong ip: Please provide a valid IP address"),
         (IPService.ipwhois, "ipwhois/reserved-range.json", 200, "ipwho.is: reserved range"),
         (IPService.ipwhois, "ipwhois/invalid-ip.json", 200, "ipwho.is: Invalid IP address"),

@@ -78,10 +78,12 @@ public enum ProviderFactory {
                                 environment: [String: String], http: any HTTPClient) -> any Geocoder {
         switch kind {
         case .openMeteo, .metNorway, .pirateWeather:
-            return OpenMeteoGeocoder(baseURL: config.weather.openMeteo.geocodingURL, http: http)
+            return OpenMeteoGeocoder(baseURL: config.weather.openMeteo.geocodingURL, http: http,
+                                     allowPlainHTTP: config.weather.openMeteo.allowPlainHTTP)
         case .openWeatherMap:
             return OpenWeatherMapGeocoder(baseURL: config.weather.openWeatherMap.baseURL,
-                                          apiKey: config.openWeatherMapKey(environment: environment), http: http)
+                                          apiKey: config.openWeatherMapKey(environment: environment), http: http,
+                                          allowPlainHTTP: config.weather.openWeatherMap.allowPlainHTTP)
         }
     }
 
@@ -91,23 +93,28 @@ public enum ProviderFactory {
         switch kind {
         case .openMeteo:
             return OpenMeteoWeatherProvider(baseURL: config.weather.openMeteo.baseURL, http: http,
-                                            coordinateDecimals: config.privacy.coordinateDecimals)
+                                            coordinateDecimals: config.privacy.coordinateDecimals,
+                                            allowPlainHTTP: config.weather.openMeteo.allowPlainHTTP)
         case .openWeatherMap where config.weather.openWeatherMap.api == .onecall:
             return OneCallWeatherProvider(baseURL: config.weather.openWeatherMap.baseURL,
                                           apiKey: config.openWeatherMapKey(environment: environment), http: http,
-                                          coordinateDecimals: config.privacy.coordinateDecimals)
+                                          coordinateDecimals: config.privacy.coordinateDecimals,
+                                          allowPlainHTTP: config.weather.openWeatherMap.allowPlainHTTP)
         case .openWeatherMap:
             return OpenWeatherMapWeatherProvider(baseURL: config.weather.openWeatherMap.baseURL,
                                                  apiKey: config.openWeatherMapKey(environment: environment), http: http,
-                                                 coordinateDecimals: config.privacy.coordinateDecimals)
+                                                 coordinateDecimals: config.privacy.coordinateDecimals,
+                                                 allowPlainHTTP: config.weather.openWeatherMap.allowPlainHTTP)
         case .metNorway:
             return MetNorwayWeatherProvider(baseURL: config.weather.metNorway.baseURL,
                                             contact: config.weather.metNorway.contact, http: http,
-                                            coordinateDecimals: config.privacy.coordinateDecimals)
+                                            coordinateDecimals: config.privacy.coordinateDecimals,
+                                            allowPlainHTTP: config.weather.metNorway.allowPlainHTTP)
         case .pirateWeather:
             return PirateWeatherWeatherProvider(baseURL: config.weather.pirateWeather.baseURL,
                                                 apiKey: config.pirateWeatherKey(environment: environment), http: http,
-                                                coordinateDecimals: config.privacy.coordinateDecimals)
+                                                coordinateDecimals: config.privacy.coordinateDecimals,
+                                                allowPlainHTTP: config.weather.pirateWeather.allowPlainHTTP)
         }
     }
 }

@@ -96,6 +96,8 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL = "https://api.open-meteo.com"
         /// The geocoding API's base URL, for `--city`.
         public var geocodingURL = OpenMeteoGeocoder.defaultBaseURL
+        /// Whether plain-http URLs to a remote host may be used (both of them).
+        public var allowPlainHTTP = false
     }
 
     /// `[weather.openweathermap]`.
@@ -105,6 +107,8 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL = "https://api.openweathermap.org"
         /// Which of OpenWeatherMap's APIs to ask.
         public var api: OpenWeatherMapAPI = .classic
+        /// Whether a plain-http base URL to a remote host may be used (weather and geocoding).
+        public var allowPlainHTTP = false
     }
 
     /// `[weather.openweathermap] api`.
@@ -120,6 +124,8 @@ public struct Configuration: Sendable, Equatable {
         /// An e-mail address or web site for the User-Agent; MET Norway's terms require one.
         public var contact: String?
         public var baseURL = "https://api.met.no"
+        /// Whether a plain-http base URL to a remote host may be used.
+        public var allowPlainHTTP = false
     }
 
     /// `[weather.pirateweather]`.
@@ -128,6 +134,8 @@ public struct Configuration: Sendable, Equatable {
         public var apiKey: String?
         /// Any Dark Sky format service; Pirate Weather by default.
         public var baseURL = PirateWeatherWeatherProvider.defaultBaseURL
+        /// Whether a plain-http base URL to a remote host may be used.
+        public var allowPlainHTTP = false
     }
 
     /// Location sources this version can use.

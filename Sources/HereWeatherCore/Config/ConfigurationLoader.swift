@@ -12,7 +12,7 @@ public enum ConfigurationLoader {
         public var path: String
         /// Whether the file exists (a missing file means defaults).
         public var fileExists: Bool
-        /// Warnings for stderr, e.g. unknown keys.
+        /// Warnings for stderr, one line each: unknown keys, a secret in a file others can read.
         public var warnings: [String]
     }
 
@@ -27,7 +27,9 @@ public enum ConfigurationLoader {
         } catch {
             throw ConfigError.unreadable(path: path, reason: error.reason)
         }
-        let (configuration, warnings) = try parse(text, path: path)
+        let (configuration, parsed) = try parse(text, path: path)
+        var warnings = parsed
+        if let exposed = ConfigFileMode.warning(path: path, configuration: configuration) { warnings.append(exposed) }
         return Loaded(configuration: configuration, path: path, fileExists: true, warnings: warnings)
     }
 
@@ -166,20 +168,24 @@ public enum ConfigurationLoader {
         if let openMeteo = try table.table("open-meteo") {
             settings.openMeteo.baseURL = try openMeteo.url("base_url") ?? settings.openMeteo.baseURL
             settings.openMeteo.geocodingURL = try openMeteo.url("geocoding_url") ?? settings.openMeteo.geocodingURL
+            settings.openMeteo.allowPlainHTTP = try openMeteo.bool("allow_plain_http") ?? false
         }
         if let openWeatherMap = try table.table("openweathermap") {
             settings.openWeatherMap.apiKey = try openWeatherMap.secret("api_key")
             settings.openWeatherMap.baseURL = try openWeatherMap.url("base_url") ?? settings.openWeatherMap.baseURL
             settings.openWeatherMap.api = try openWeatherMap.choice("api", Configuration.OpenWeatherMapAPI.allCases)
                 ?? settings.openWeatherMap.api
+            settings.openWeatherMap.allowPlainHTTP = try openWeatherMap.bool("allow_plain_http") ?? false
         }
         if let metNorway = try table.table("metno") {
             settings.metNorway.contact = try metNorway.string("contact")
             settings.metNorway.baseURL = try metNorway.url("base_url") ?? settings.metNorway.baseURL
+            settings.metNorway.allowPlainHTTP = try metNorway.bool("allow_plain_http") ?? false
         }
         if let pirateWeather = try table.table("pirateweather") {
             settings.pirateWeather.apiKey = try pirateWeather.secret("api_key")
             settings.pirateWeather.baseURL = try pirateWeather.url("base_url") ?? settings.pirateWeather.baseURL
+            settings.pirateWeather.allowPlainHTTP = try pirateWeather.bool("allow_plain_http") ?? false
         }
     }
 }

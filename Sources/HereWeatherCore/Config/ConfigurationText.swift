@@ -60,6 +60,7 @@ public enum ConfigurationText {
     [weather.open-meteo]
     base_url = "https://api.open-meteo.com"
     geocoding_url = "https://geocoding-api.open-meteo.com"   # for --city
+    # allow_plain_http = true   # any [weather.*] table: permit a plain http:// URL to another machine
 
     [weather.openweathermap]
     # api_key = ""            # or the OPENWEATHERMAP_API_KEY environment variable
@@ -121,19 +122,23 @@ public enum ConfigurationText {
                   "timeout = \(number(config.weather.timeout))",
                   "", "[weather.open-meteo]",
                   "base_url = \(quote(config.weather.openMeteo.baseURL))",
-                  "geocoding_url = \(quote(config.weather.openMeteo.geocodingURL))",
-                  "", "[weather.openweathermap]"]
+                  "geocoding_url = \(quote(config.weather.openMeteo.geocodingURL))"]
+        if config.weather.openMeteo.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines += ["", "[weather.openweathermap]"]
         lines.append(keyLine(variable: Configuration.openWeatherMapKeyVariable,
                              inFile: config.weather.openWeatherMap.apiKey, environment: environment))
         lines.append("base_url = \(quote(config.weather.openWeatherMap.baseURL))")
         lines.append("api = \(quote(config.weather.openWeatherMap.api.rawValue))")
+        if config.weather.openWeatherMap.allowPlainHTTP { lines.append("allow_plain_http = true") }
         lines += ["", "[weather.metno]",
                   config.weather.metNorway.contact.map { "contact = \(quote($0))" } ?? "# contact not set (required to use metno)",
                   "base_url = \(quote(config.weather.metNorway.baseURL))"]
+        if config.weather.metNorway.allowPlainHTTP { lines.append("allow_plain_http = true") }
         lines += ["", "[weather.pirateweather]"]
         lines.append(keyLine(variable: Configuration.pirateWeatherKeyVariable,
                              inFile: config.weather.pirateWeather.apiKey, environment: environment))
         lines.append("base_url = \(quote(config.weather.pirateWeather.baseURL))")
+        if config.weather.pirateWeather.allowPlainHTTP { lines.append("allow_plain_http = true") }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -44,6 +44,8 @@ public enum HTTPError: Error, Sendable, Equatable {
     case connectionRefused(String)
     case cannotConnect(String)
     case tlsFailure(String)
+    /// An https request was redirected to plain http (or another scheme), which is refused.
+    case insecureRedirect(String)
     case timedOut(String)
     case bodyTooLarge(limit: Int)
     case cancelled
@@ -57,6 +59,7 @@ public enum HTTPError: Error, Sendable, Equatable {
         case .connectionRefused(let host): return "connection refused by \(host)"
         case .cannotConnect(let host): return "could not connect to \(host)"
         case .tlsFailure(let host): return "secure connection to \(host) failed"
+        case .insecureRedirect(let host): return "\(host) redirected the https request to plain http, which is refused"
         case .timedOut(let host): return "\(host) did not answer in time"
         case .bodyTooLarge(let limit): return "the response was larger than \(limit / 1024) KiB"
         case .cancelled: return "the request was cancelled"

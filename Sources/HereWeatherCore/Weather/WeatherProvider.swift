@@ -133,7 +133,8 @@ public enum WeatherError: UserFacingError {
     case identificationRefused(service: String, userAgent: String)
     /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
     case planLacksProduct(service: String, product: String, advice: String)
-    /// A plain-http base URL for a remote host: anyone on the path could read or change it.
+    /// A plain-http base URL for a remote host without `allow_plain_http`: anyone on the path
+    /// could read or change it. `key` is the config key (`weather.metno.base_url`).
     case insecureBaseURL(service: String, key: String)
 
     public var message: String {
@@ -141,13 +142,13 @@ public enum WeatherError: UserFacingError {
         case .unreachable(let service, let error):
             return "Cannot reach \(service): \(error.summary). Check the network connection or [weather] base_url and timeout in the config."
         case .serviceFailed(let service, let status, let detail):
-            let what = detail.map { ": \($0)" } ?? ""
+            let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
             let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check [weather] settings in the config."
             // 200: the body itself reported the error (Open-Meteo's {"error": true}).
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
-            let when = retryAfter.map { " (retry after \($0) s)" } ?? ""
+            let when = retryAfter.map { " (retry after " + ServiceText.retryAfter($0) + ")" } ?? ""
             return "\(service) is rate-limiting requests\(when). Run less often, or try again later."
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
@@ -162,7 +163,7 @@ public enum WeatherError: UserFacingError {
         case .identificationRefused(let service, let userAgent):
             return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check [weather.metno] contact (an e-mail address or web site where they can reach you)."
         case .insecureBaseURL(let service, let key):
-            return "\(service)'s base URL is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key) to an https:// URL (plain http is only for 127.0.0.1 and localhost)."
+            return TransportSecurity.refusal(service: service, key: key)
         case .planLacksProduct(let service, let product, let advice):
             return "\(service) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
@@ -189,10 +190,9 @@ enum WeatherServiceResponse {
         }
     }
 
-    /// Throws unless `baseURL` is https, or http to a loopback address.
-    static func requireSecure(_ baseURL: String, service: String, key: String) throws {
-        let host = IPServiceEndpoint.host(of: baseURL)
-        if baseURL.lowercased().hasPrefix("https://") || IPServiceEndpoint.isLoopback(host: host) { return }
+    /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).
+    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: String) throws {
+        if TransportSecurity.permits(baseURL, allowPlainHTTP: allowPlainHTTP) { return }
         throw WeatherError.insecureBaseURL(service: service, key: key)
     }
 

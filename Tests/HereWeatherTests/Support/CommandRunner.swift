@@ -8,6 +8,10 @@ struct CommandRunner {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// From start to exit.
+        var elapsed: Duration = .zero
+        /// Whether the run outlived its `killAfter` limit and was killed (it hung).
+        var killed = false
     }
 
     /// A fresh home folder with empty XDG directories under it.
@@ -32,11 +36,13 @@ struct CommandRunner {
 
     var configPath: String { home.appendingPathComponent(".config/here-weather/config.toml").path }
 
-    /// Writes `text` as the user's config file.
+    /// Writes `text` as the user's config file, readable by its owner only (as `config init`
+    /// writes it: a file with a key that others can read draws a warning).
     func writeConfig(_ text: String) throws {
         let url = URL(fileURLWithPath: configPath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 
     /// Runs the binary with `arguments` and extra `environment` values.
@@ -44,11 +50,15 @@ struct CommandRunner {
     /// The child is waited for on a thread of its own: hundreds of these run in parallel, and
     /// blocking waits on the few cooperative threads would stall the tests whose point is a
     /// deadline.
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
-        try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra) } }
+    /// A run still going after `killAfter` is killed (SIGKILL) and marked `killed`: a hung
+    /// binary then fails its test instead of hanging the suite.
+    func run(_ arguments: [String], environment extra: [String: String] = [:],
+             killAfter limit: Duration? = nil) async throws -> Result {
+        try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra, killAfter: limit) } }
     }
 
-    private func runBlocking(_ arguments: [String], environment extra: [String: String]) throws -> Result {
+    private func runBlocking(_ arguments: [String], environment extra: [String: String],
+                             killAfter limit: Duration?) throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -60,13 +70,17 @@ struct CommandRunner {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        let started = ContinuousClock.now
         try process.run()
+        let watchdog = limit.map { Watchdog(process: process, after: $0) }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let elapsed = ContinuousClock.now - started
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stderr: String(decoding: errData, as: UTF8.self),
+                      elapsed: elapsed, killed: watchdog?.finish() ?? false)
     }
 }
 
@@ -74,5 +88,30 @@ extension CommandRunner.Result {
     /// stdout parsed as a JSON object.
     var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+    }
+}
+
+/// Kills a process that is still running after a time limit.
+private final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    private var fired = false
+
+    init(process: Process, after limit: Duration) {
+        let pid = process.processIdentifier
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            lock.lock(); defer { lock.unlock() }
+            guard !done else { return }
+            fired = true
+            kill(pid, SIGKILL)
+        }
+    }
+
+    /// Stops watching; whether the process had to be killed.
+    func finish() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        done = true
+        return fired
     }
 }

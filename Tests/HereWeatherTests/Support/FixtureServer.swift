@@ -4,12 +4,12 @@ import Glibc
 #endif
 
 /// A real HTTP/1.1 server on 127.0.0.1 that answers with recorded bodies, or misbehaves
-/// on purpose (hangs, stalls mid-body, closes without answering), and remembers every
-/// request target it was sent.
+/// on purpose (hangs, stalls mid-body, closes without answering, sends an endless body),
+/// and remembers every request target it was sent.
 final class FixtureServer: @unchecked Sendable {
     /// What to send for one request.
     struct Response: Sendable {
-        enum Behaviour: Sendable {
+        enum Behaviour: Sendable, Equatable {
             case complete
             /// Read the request, never answer.
             case hang
@@ -17,6 +17,8 @@ final class FixtureServer: @unchecked Sendable {
             case stallMidBody
             /// Close the connection without a byte.
             case close
+            /// Announce a body of this many bytes and stream it until the client hangs up.
+            case huge(bytes: Int)
         }
 
         var status: Int
@@ -60,7 +62,13 @@ final class FixtureServer: @unchecked Sendable {
         try FixtureServer(responder: handler)
     }
 
-    private init(responder: @escaping @Sendable (Request) -> Response) throws {
+    /// Starts a server that listens on every interface (0.0.0.0), so that it can be reached
+    /// at a non-loopback address of this machine too.
+    static func onEveryInterface(_ handler: @escaping @Sendable (Request) -> Response) throws -> FixtureServer {
+        try FixtureServer(responder: handler, address: "0.0.0.0")
+    }
+
+    private init(responder: @escaping @Sendable (Request) -> Response, address listenAddress: String = "127.0.0.1") throws {
         self.handler = responder
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket(errno) }
@@ -68,7 +76,7 @@ final class FixtureServer: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(listenAddress)
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -170,6 +178,12 @@ final class FixtureServer: @unchecked Sendable {
             return
         case .hang:
             waitUntilStopped()
+        case .huge(let bytes):
+            let head = "HTTP/1.1 \(response.status) OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n{\"padding\":\""
+            guard send(client, Array(head.utf8)) else { return }
+            let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 << 10)
+            var sent = 0
+            while sent < bytes, !isStopped, send(client, chunk) { sent += chunk.count }
         case .complete, .stallMidBody:
             var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
             for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
@@ -184,18 +198,22 @@ final class FixtureServer: @unchecked Sendable {
         while !isStopped { usleep(20_000) }
     }
 
-    private func send(_ client: Int32, _ bytes: [UInt8]) {
+    /// Writes all of `bytes`; `false` once the client has gone (no SIGPIPE: MSG_NOSIGNAL).
+    @discardableResult
+    private func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-            guard written > 0 else { return }
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return false }
             offset += written
         }
+        return true
     }
 
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: return "OK"
+        case 302: return "Found"
         case 400: return "Bad Request"
         case 304: return "Not Modified"
         case 401: return "Unauthorized"

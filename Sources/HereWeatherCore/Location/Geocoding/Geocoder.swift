@@ -33,6 +33,8 @@ public enum GeocodingError: UserFacingError, Equatable {
     case missingKey(service: String, howToSet: String)
     /// The body was not a list of places.
     case undecodable(service: String, reason: String)
+    /// A plain-http URL to a remote host without `allow_plain_http` (config key `key`).
+    case insecureBaseURL(service: String, key: String)
 
     public var message: String {
         switch self {
@@ -42,12 +44,12 @@ public enum GeocodingError: UserFacingError, Equatable {
         case .unreachable(let service, let error):
             return "Cannot reach \(service): \(error.summary). Check the network connection, or pass --lat and --lon instead of --city."
         case .serviceFailed(let service, let status, let detail):
-            let what = detail.map { ": \($0)" } ?? ""
+            let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
             let advice = status >= 500 ? "The service is having trouble; try again in a few minutes, or pass --lat and --lon." : "Check the city name and the service's URL in the config."
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
-            let when = retryAfter.map { " (retry after \($0) s)" } ?? ""
+            let when = retryAfter.map { " (retry after " + ServiceText.retryAfter($0) + ")" } ?? ""
             return "\(service) is rate-limiting requests\(when). Try again later, or pass --lat and --lon."
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
@@ -55,13 +57,15 @@ public enum GeocodingError: UserFacingError, Equatable {
             return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
         case .undecodable(let service, let reason):
             return "\(service) sent a response that is not a list of places: \(reason). Check the service's URL in the config, or try again later."
+        case .insecureBaseURL(let service, let key):
+            return TransportSecurity.refusal(service: service, key: key)
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound: return .noLocation
-        case .keyRejected, .missingKey: return .configuration
+        case .keyRejected, .missingKey, .insecureBaseURL: return .configuration
         default: return .serviceUnavailable
         }
     }
@@ -70,6 +74,12 @@ public enum GeocodingError: UserFacingError, Equatable {
 /// Turns a geocoding service's HTTP exchange into its JSON body or a `GeocodingError`,
 /// mapping statuses as `WeatherServiceResponse` does for weather services.
 enum GeocodingResponse {
+    /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`); before any request.
+    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: String) throws {
+        if TransportSecurity.permits(baseURL, allowPlainHTTP: allowPlainHTTP) { return }
+        throw GeocodingError.insecureBaseURL(service: service, key: key)
+    }
+
     /// Sends `request`; the JSON body of a 2xx answer, else the error it means. `secrets`
     /// never appear in the error (quoted service text is redacted).
     static func fetch(_ request: HTTPRequest, http: any HTTPClient, service: String, howToSetKey: String?,

@@ -13,6 +13,8 @@ import Foundation
 /// `country_code`, `country` and `admin1` (the region); empty fields are left out.
 public struct OpenMeteoGeocoder: Geocoder {
     public let baseURL: String
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let http: any HTTPClient
 
     /// The default base URL (`[weather.open-meteo] geocoding_url`).
@@ -20,9 +22,10 @@ public struct OpenMeteoGeocoder: Geocoder {
 
     public var serviceName: String { "Open-Meteo geocoding" }
 
-    public init(baseURL: String = defaultBaseURL, http: any HTTPClient) {
+    public init(baseURL: String = defaultBaseURL, http: any HTTPClient, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
         self.http = http
+        self.allowPlainHTTP = allowPlainHTTP
     }
 
     /// The search URL for `query`.
@@ -33,6 +36,8 @@ public struct OpenMeteoGeocoder: Geocoder {
     }
 
     public func search(_ query: CityQuery, deadline: ContinuousClock.Instant) async throws -> [GeocodedPlace] {
+        try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: serviceName,
+                                            key: "weather.open-meteo.geocoding_url")
         let request = HTTPRequest(url: requestURL(for: query), deadline: deadline, maxBodyBytes: 1 << 20)
         let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName, howToSetKey: nil)
         return try Self.places(in: body, service: serviceName)

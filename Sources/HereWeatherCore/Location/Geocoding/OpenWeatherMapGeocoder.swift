@@ -13,15 +13,18 @@ import Foundation
 /// `country` being the ISO code. The key never appears in an error message.
 public struct OpenWeatherMapGeocoder: Geocoder {
     public let baseURL: String
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let apiKey: String?
     private let http: any HTTPClient
 
     public var serviceName: String { "OpenWeatherMap geocoding" }
 
-    public init(baseURL: String, apiKey: String?, http: any HTTPClient) {
+    public init(baseURL: String, apiKey: String?, http: any HTTPClient, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
+        self.allowPlainHTTP = allowPlainHTTP
     }
 
     /// The direct-geocoding URL for `query`, with the key.
@@ -34,6 +37,8 @@ public struct OpenWeatherMapGeocoder: Geocoder {
         guard let key = apiKey, !key.isEmpty else {
             throw GeocodingError.missingKey(service: serviceName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
         }
+        try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: serviceName,
+                                            key: "weather.openweathermap.base_url")
         let request = HTTPRequest(url: requestURL(for: query, key: key), deadline: deadline, maxBodyBytes: 1 << 20)
         let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName,
                                                      howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey,

@@ -14,7 +14,8 @@ enum IPLookupResponse {
     static func read(_ response: HTTPResponse, from endpoint: IPServiceEndpoint) -> Result<IPFix, IPLookupFailure> {
         let decoder = decoder(for: endpoint.service)
         let body = try? JSONValue.parse(response.body)
-        let detail = body.flatMap { decoder.failure(in: $0) }.map { WeatherServiceResponse.redact($0, endpoint.secrets) }
+        let detail = body.flatMap { decoder.failure(in: $0) }
+            .map { ServiceText.oneLine(WeatherServiceResponse.redact($0, endpoint.secrets)) }
         let status = response.status
         switch status {
         case 200..<300:
@@ -28,7 +29,7 @@ enum IPLookupResponse {
             }
             return .success(fix)
         case 429:
-            let when = response.headers["retry-after"].map { ", retry after \($0) s" } ?? ""
+            let when = response.headers["retry-after"].map { ", retry after " + ServiceText.retryAfter($0) } ?? ""
             return .failure(IPLookupFailure(reason: "rate limited (HTTP 429\(when))"))
         case 401, 403:
             let hint = endpoint.service == .ipinfo && !endpoint.secrets.isEmpty

@@ -54,7 +54,7 @@ struct IPServiceEndpoint: Sendable {
         guard lower.hasPrefix("http://"), !Self.host(of: url).isEmpty else {
             throw ConfigError.invalidValue(path: configPath, key: baseURLKey, expected: "an https:// URL", found: shown)
         }
-        if settings.allowPlainHTTP || Self.isLoopback(host: Self.host(of: url)) { return }
+        if TransportSecurity.permits(url, allowPlainHTTP: settings.allowPlainHTTP) { return }
         throw ConfigError.invalidValue(
             path: configPath, key: baseURLKey,
             expected: "an https:// URL (plain http lets anyone on the network change the answer; if you accept that, e.g. for ip-api.com's free tier, set allow_plain_http = true under [location.ip.\(service.rawValue)])",

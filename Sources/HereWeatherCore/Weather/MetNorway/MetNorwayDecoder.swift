@@ -64,9 +64,9 @@ enum MetNorwayDecoder {
             current.temperatureMin = today.temperatureMin
             current.temperatureMax = today.temperatureMax
         }
-        return WeatherReport(
+        return try WeatherReport(
             provider: .metNorway, units: units, utcOffset: offset, current: current,
-            hourly: Array(entries.prefix(hourlyCount)), hourlyStep: 3600, daily: days)
+            hourly: Array(entries.prefix(hourlyCount)), hourlyStep: 3600, daily: days).requiringCurrentTemperature()
     }
 
     /// The series as steps; entries without a readable time are skipped. The precipitation of

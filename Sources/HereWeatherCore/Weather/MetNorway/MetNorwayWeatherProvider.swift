@@ -19,6 +19,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     public let contact: String?
     /// Decimals of the coordinates sent: `[privacy] coordinate_decimals`, at most 4.
     public let coordinateDecimals: Int
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let http: any HTTPClient
 
     /// MET's limit on coordinate decimals.
@@ -29,7 +31,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         "set contact under [weather.metno] in the config file to an e-mail address or web site where MET Norway can reach you (e.g. contact = \"you@example.org\")"
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+        self.allowPlainHTTP = allowPlainHTTP
         self.baseURL = baseURL
         self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         self.http = http
@@ -45,7 +48,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         guard contact != nil else {
             throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
         }
-        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.metno.base_url")
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+                                                 key: "weather.metno.base_url")
     }
 
     public func requestURL(for coordinate: Coordinate) -> String {

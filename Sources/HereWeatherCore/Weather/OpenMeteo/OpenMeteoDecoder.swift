@@ -37,8 +37,8 @@ enum OpenMeteoDecoder {
             withSun.temperatureMax = today.temperatureMax
         }
         if daily.count > dailyCount { daily.removeLast(daily.count - dailyCount) }
-        return WeatherReport(provider: .openMeteo, units: units, placeName: nil, utcOffset: offset,
-                             current: withSun, hourly: hourly, hourlyStep: 3600, daily: daily)
+        return try WeatherReport(provider: .openMeteo, units: units, placeName: nil, utcOffset: offset,
+                             current: withSun, hourly: hourly, hourlyStep: 3600, daily: daily).requiringCurrentTemperature()
     }
 
     /// Reads one block's values, converted by the unit strings of its `*_units` sibling.

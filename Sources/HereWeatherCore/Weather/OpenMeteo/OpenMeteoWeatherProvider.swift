@@ -10,6 +10,8 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     public let baseURL: String
     /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
     public let coordinateDecimals: Int
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let http: any HTTPClient
 
     static let currentVariables = [
@@ -26,10 +28,17 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
         "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
     ]
 
-    public init(baseURL: String, http: any HTTPClient, coordinateDecimals: Int = defaultCoordinateDecimals) {
+    public init(baseURL: String, http: any HTTPClient, coordinateDecimals: Int = defaultCoordinateDecimals,
+                allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
         self.http = http
         self.coordinateDecimals = coordinateDecimals
+        self.allowPlainHTTP = allowPlainHTTP
+    }
+
+    public func checkConfigured() throws {
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+                                                 key: "weather.open-meteo.base_url")
     }
 
     /// The request URL for `coordinate` in `units` (coordinates rounded to 2 decimals).
@@ -54,6 +63,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        try checkConfigured()
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units), deadline: query.deadline)
         let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
         let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)

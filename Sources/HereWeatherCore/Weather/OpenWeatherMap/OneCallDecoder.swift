@@ -47,12 +47,12 @@ enum OneCallDecoder {
         let hours = (body["hourly"]?.array ?? []).compactMap { hour($0, units: units) }
         let localToday = LocalTime(time, utcOffset: offset).dateString
         let days = (body["daily"]?.array ?? []).compactMap { day($0, units: units, offset: offset) }
-        return WeatherReport(
+        return try WeatherReport(
             provider: .openWeatherMap, units: units, utcOffset: offset, current: current,
             hourly: Array(hours.filter { $0.time.addingTimeInterval(3600) > time }.prefix(hourlyCount)),
             hourlyStep: 3600,
             daily: Array(days.filter { $0.date >= localToday }.prefix(7)),
-            alerts: (body["alerts"]?.array ?? []).compactMap(alert))
+            alerts: (body["alerts"]?.array ?? []).compactMap(alert)).requiringCurrentTemperature()
     }
 
     static func hour(_ entry: JSONValue, units: Units) -> HourlyForecast? {

@@ -12,6 +12,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
     public let baseURL: String
     /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
     public let coordinateDecimals: Int
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -20,11 +22,12 @@ public struct OneCallWeatherProvider: WeatherProvider {
         "Subscribe the key to \"One Call by Call\" on openweathermap.org, or set api = \"classic\" under [weather.openweathermap] to use the current weather and 5-day forecast endpoints, which every key has."
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
         self.coordinateDecimals = coordinateDecimals
+        self.allowPlainHTTP = allowPlainHTTP
     }
 
     public func requestURL(for coordinate: Coordinate, units: Units, key: String) -> String {
@@ -42,7 +45,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
         }
-        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.openweathermap.base_url")
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+                                                 key: "weather.openweathermap.base_url")
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {

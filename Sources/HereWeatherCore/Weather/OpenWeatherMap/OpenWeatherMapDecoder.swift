@@ -46,14 +46,14 @@ enum OpenWeatherMapDecoder {
         let entries = forecast.map { forecastEntries($0, units: units) } ?? []
         let name = body["name"]?.string ?? forecast?["city"]?["name"]?.string
         let country = body["sys"]?["country"]?.string ?? forecast?["city"]?["country"]?.string
-        return WeatherReport(
+        return try WeatherReport(
             provider: .openWeatherMap, units: units,
             placeName: name?.isEmpty == false ? name : nil,
             country: country?.isEmpty == false ? country : nil,
             utcOffset: offset, current: current,
             hourly: Array(entries.filter { $0.time.addingTimeInterval(TimeInterval(step)) > time }.prefix(hourlyCount)),
             hourlyStep: step,
-            daily: DailyAggregation.days(from: entries, current: current, utcOffset: offset))
+            daily: DailyAggregation.days(from: entries, current: current, utcOffset: offset)).requiringCurrentTemperature()
     }
 
     /// A recording: a `/data/2.5/weather` body, `{"weather": {...}, "forecast": {...}}`, or a

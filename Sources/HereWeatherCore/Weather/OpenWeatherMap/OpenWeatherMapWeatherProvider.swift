@@ -11,6 +11,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     public let baseURL: String
     /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
     public let coordinateDecimals: Int
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -19,11 +21,20 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         "set api_key under [weather.openweathermap] in the config file, or the OPENWEATHERMAP_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
         self.coordinateDecimals = coordinateDecimals
+        self.allowPlainHTTP = allowPlainHTTP
+    }
+
+    public func checkConfigured() throws {
+        guard let key = apiKey, !key.isEmpty else {
+            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
+        }
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+                                                 key: "weather.openweathermap.base_url")
     }
 
     /// The URL of `endpoint` ("weather" or "forecast") for `coordinate`, with the key.
@@ -40,9 +51,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     /// Both endpoints at once; the recording is the combined `{"weather": ..., "forecast": ...}`
     /// shape, and the service's freshness lifetime the shorter of the two (none if either lacks one).
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
-        guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
-        }
+        try checkConfigured()
+        let key = apiKey ?? ""
         async let current = fetch("weather", query: query, key: key)
         async let forecast = fetch("forecast", query: query, key: key)
         let (currentBody, currentResponse) = try await current

@@ -55,12 +55,12 @@ enum DarkSkyDecoder {
             sunrise: firstDay?["sunriseTime"]?.double.map { Date(timeIntervalSince1970: $0) },
             sunset: firstDay?["sunsetTime"]?.double.map { Date(timeIntervalSince1970: $0) })
         let hours = (body["hourly"]?["data"]?.array ?? []).compactMap { hour($0, sent: sent) }
-        return WeatherReport(
+        return try WeatherReport(
             provider: .pirateWeather, units: units, utcOffset: offset, current: current,
             hourly: Array(hours.filter { $0.time.addingTimeInterval(3600) > time }.prefix(hourlyCount)),
             hourlyStep: 3600,
             daily: Array(days.filter { $0.date >= today }.prefix(7)),
-            alerts: (body["alerts"]?.array ?? []).compactMap(alert))
+            alerts: (body["alerts"]?.array ?? []).compactMap(alert)).requiringCurrentTemperature()
     }
 
     static func hour(_ point: JSONValue, sent: UnitsSent) -> HourlyForecast? {

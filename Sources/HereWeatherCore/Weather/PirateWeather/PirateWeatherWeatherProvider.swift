@@ -13,6 +13,8 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
     public let baseURL: String
     /// Decimals of the coordinates sent (`[privacy] coordinate_decimals`).
     public let coordinateDecimals: Int
+    /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
+    public let allowPlainHTTP: Bool
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -23,11 +25,12 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         "set api_key under [weather.pirateweather] in the config file, or the PIRATEWEATHER_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
         self.coordinateDecimals = coordinateDecimals
+        self.allowPlainHTTP = allowPlainHTTP
     }
 
     /// The forecast URL for `coordinate`, with the key in its path.
@@ -44,7 +47,8 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
         }
-        try WeatherServiceResponse.requireSecure(baseURL, service: kind.displayName, key: "weather.pirateweather.base_url")
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+                                                 key: "weather.pirateweather.base_url")
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {

@@ -1,0 +1,24 @@
+/// The one rule for where a web service may be asked: over https; over plain http only to a
+/// loopback address (127.0.0.0/8, `localhost`, `[::1]`: tests, local proxies) or when the
+/// service's own config table says `allow_plain_http = true`.
+///
+/// Plain http lets anyone on the path read the request (with any key, token or contact in
+/// it) and change the answer (the weather shown, or where an IP service says you are). Every
+/// weather service, geocoder and IP service applies it from its settings alone, before any
+/// request is made; libcurl keeps an https request from being redirected to plain http.
+public enum TransportSecurity {
+    /// Whether `url` may be asked, given the service's `allow_plain_http`.
+    public static func permits(_ url: String, allowPlainHTTP: Bool) -> Bool {
+        let lower = url.lowercased()
+        if lower.hasPrefix("https://") { return true }
+        guard lower.hasPrefix("http://") else { return false }
+        return allowPlainHTTP || IPServiceEndpoint.isLoopback(host: IPServiceEndpoint.host(of: url))
+    }
+
+    /// The refusal's text for the URL at config key `key` (`weather.metno.base_url`): what is
+    /// wrong and the two ways to fix it.
+    static func refusal(service: String, key: String) -> String {
+        let table = key.split(separator: ".").dropLast().joined(separator: ".")
+        return "\(service)'s \(key) is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key) to an https:// URL, or, if you accept that, set allow_plain_http = true under [\(table)] (127.0.0.1 and localhost need neither)."
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a fault happens: a `FixtureServer` that misbehaves, a port nothing answers on, or
+/// a name that cannot resolve.
+final class FaultStage: @unchecked Sendable {
+    let server: FixtureServer?
+    private let closedPort: ClosedPort?
+    /// The base URL the service under test is configured with.
+    let baseURL: String
+
+    init(target: FaultTarget, fault: HTTPFault) throws {
+        switch fault {
+        case .connectionRefused:
+            let port = try ClosedPort()
+            closedPort = port
+            server = nil
+            baseURL = "http://127.0.0.1:\(port.port)"
+        case .dnsFailure:
+            closedPort = nil
+            server = nil
+            baseURL = HTTPFault.unresolvableBaseURL
+        default:
+            let success = target.success
+            let server = try FixtureServer.inspecting { fault.response(to: $0, success: success) }
+            self.server = server
+            closedPort = nil
+            baseURL = server.baseURL
+        }
+    }
+
+    /// Every request the server received, target and header values in one text each.
+    var receivedText: [String] {
+        (server?.receivedRequests ?? []).map { request in
+            ([request.target] + request.headers.map { "\($0.key): \($0.value)" }).joined(separator: "\n")
+        }
+    }
+
+    func stop() { server?.stop() }
+}
+
+/// A TCP port on 127.0.0.1 that is bound but not listening: connecting is refused, and no
+/// other socket can take the port while this one holds it.
+final class ClosedPort: @unchecked Sendable {
+    let port: UInt16
+    private let descriptor: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else { throw FixtureServer.ServerError.socket(errno) }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// The files under a home's cache and state folders, byte for byte (lock files aside: a run
+/// may create one, empty, and that is all it may change).
+struct FolderSnapshot: Equatable {
+    let files: [String: Data]
+
+    init(home: URL) {
+        var files: [String: Data] = [:]
+        for folder in [".cache", ".local/state"] {
+            let root = home.appendingPathComponent(folder).path
+            for relative in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? [] {
+                let path = root + "/" + relative
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                      !relative.hasSuffix(".lock") else { continue }
+                files[folder + "/" + relative] = FileManager.default.contents(atPath: path) ?? Data()
+            }
+        }
+        self.files = files
+    }
+
+    /// Temporary files a write left behind.
+    var temporaryFiles: [String] {
+        files.keys.filter { $0.split(separator: "/").last?.hasPrefix(".here-weather.tmp.") == true }
+    }
+
+    /// The files that hold `text`.
+    func files(containing text: String) -> [String] {
+        let needle = Data(text.utf8)
+        return files.filter { $0.value.range(of: needle) != nil }.map(\.key)
+    }
+}
