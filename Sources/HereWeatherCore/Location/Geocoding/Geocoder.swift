@@ -83,7 +83,7 @@ enum GeocodingResponse {
         }
         let body = try? JSONValue.parse(response.body)
         let detail = (body?["reason"]?.string ?? body?["message"]?.string)
-            .map { WeatherServiceResponse.redact($0, secrets) }
+            .map { ServiceText.quoted($0, secrets: secrets) }
         switch response.status {
         case 200..<300:
             guard let body else {

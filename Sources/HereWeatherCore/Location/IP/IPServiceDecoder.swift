@@ -55,14 +55,13 @@ struct IPFix: Sendable, Equatable {
 /// Short, uniform reasons from the services' own failure texts.
 enum IPFailureText {
     /// Maps the services' spellings of common failures to one wording each; other texts
-    /// are kept (trimmed, at most 160 characters).
+    /// are kept, trimmed (`IPLookupResponse` shortens them once the secrets are out).
     static func normalize(_ text: String) -> String {
         let lower = text.lowercased()
         if has(lower, "reserved") { return "reserved range" }
         if has(lower, "private range") { return "private range" }
         if has(lower, "ratelimited") || has(lower, "rate limit") { return "rate limited" }
-        let trimmed = trim(text)
-        return trimmed.count > 160 ? String(trimmed.prefix(160)) + "…" : trimmed
+        return trim(text)
     }
 
     /// `text` without leading and trailing spaces, tabs and line breaks.
