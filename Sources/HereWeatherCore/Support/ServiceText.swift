@@ -3,14 +3,15 @@
 ///
 /// Secrets come out first, before anything is shortened, so that no cut can leave part of
 /// one behind. Control characters (line breaks, escape sequences, DEL) become spaces: a
-/// service cannot break the message over lines or drive the terminal. Long texts are cut.
+/// service cannot break the message over lines or drive the terminal. Long texts are cut
+/// (a weather service's message may end in a useful URL, so the default is generous).
 enum ServiceText {
-    /// Characters kept from a service's text; the rest becomes "…".
-    static let maximumLength = 160
+    /// Characters kept from a service's text by default; the rest becomes "…".
+    static let maximumLength = 300
 
     /// `text` with every secret replaced by `[redacted]`, control characters as spaces,
     /// trimmed and at most `maximumLength` characters.
-    static func quoted(_ text: String, secrets: [String]) -> String {
+    static func quoted(_ text: String, secrets: [String], maximumLength: Int = maximumLength) -> String {
         var result = text
         for secret in secrets where !secret.isEmpty {
             result = result.replacing(secret, with: "[redacted]")

@@ -54,6 +54,9 @@ struct IPFix: Sendable, Equatable {
 
 /// Short, uniform reasons from the services' own failure texts.
 enum IPFailureText {
+    /// Characters kept of a service's own text: a reason is one of several on the line.
+    static let maximumLength = 160
+
     /// Maps the services' spellings of common failures to one wording each; other texts
     /// are kept, trimmed (`IPLookupResponse` shortens them once the secrets are out).
     static func normalize(_ text: String) -> String {
