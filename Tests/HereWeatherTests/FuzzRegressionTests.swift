@@ -124,6 +124,43 @@ import HereWeatherHTTP
         #expect(Self.isOneLine(text), "\(text.debugDescription)")
     }
 
+    // MARK: Text shown from a service
+
+    /// FuzzIPLookup: ip-api's `regionName` with DEL characters went into the place name as
+    /// they were, and from there to the terminal; an escape sequence would have too.
+    @Test func ipPlaceNameIsPlainText() async throws {
+        let body = #"{"status":"success","country":"United States","countryCode":"US","region":"FL","#
+            + #""regionName":"Fl\u007f\u001b[2Jorida","city":"Tam\npa","lat":27.9517,"lon":-82.4588}"#
+        let server = try FixtureServer(routes: ["/ip-api/json": .json(200, body)])
+        defer { server.stop() }
+        var settings = IPSettings()
+        settings.services = [.ipApiCom]
+        settings.settings[.ipApiCom] = IPServiceSettings(.ipApiCom, baseURL: server.baseURL + "/ip-api")
+        let location = try await IPLocationProvider(settings: settings, http: CurlHTTPClient())
+            .requestLocation(LocationRequest(desiredAccuracy: .any))
+        #expect(location.name == "Tam pa, Fl  [2Jorida, US")
+        #expect(Self.isOneLine(location.name ?? ""))
+    }
+
+    /// The same for what a weather service names: a condition, the place, an alert's title
+    /// and sender. The text report shows each on its line, with no control character.
+    @Test func weatherTextsArePlainText() throws {
+        let escape = #"\u001b]0;owned\u0007"#
+        let body = #"{"currently":{"time":1795000000,"summary":"Clear"# + escape + #"","temperature":20},"#
+            + #""alerts":[{"title":"Flood"# + escape + #"","severity":"Severe\r\n","expires":1795003600}],"#
+            + #""flags":{"units":"si"},"offset":0}"#
+        let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "k", http: CurlHTTPClient())
+        let report = try provider.report(fromRecording: Data(body.utf8), units: .metric)
+        #expect(report.current.description == "Clear ]0;owned ")
+        #expect(report.alerts.first?.title == "Flood ]0;owned ")
+        #expect(report.alerts.first?.severity == "Severe  ")
+        let location = Location(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), timestamp: Date(),
+                                source: .fixed, name: "Tampa")
+        let text = TextReport(location: location, report: report, style: TerminalStyle(colour: false, glyphs: false))
+            .render(hourly: true, daily: true)
+        #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }, "\(text.debugDescription)")
+    }
+
     // MARK: Config
 
     /// FuzzConfig's seed with every key: it loads without a warning, sets every section, and

@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for place in places {
             require((-90...90).contains(place.coordinate.latitude), "latitude \(place.coordinate.latitude)")
             require((-180...180).contains(place.coordinate.longitude), "longitude \(place.coordinate.longitude)")
-            _ = place.displayName
+            requirePlainText(place.displayName, "a place name")
         }
         _ = query.pick(from: places)
     case .failure(let error):

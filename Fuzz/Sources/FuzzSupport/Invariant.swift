@@ -16,3 +16,12 @@ public func requireFinite(_ value: Double?, _ what: @autoclosure () -> String,
     guard let value else { return }
     require(value.isFinite, "\(what()) is \(value)", file: file, line: line)
 }
+
+/// Requires `text` to be plain lines: no control characters but line breaks, no DEL or C1
+/// controls (an escape sequence from a service would drive the user's terminal).
+public func requirePlainText(_ text: String, _ what: @autoclosure () -> String,
+                             file: StaticString = #fileID, line: UInt = #line) {
+    let control = text.unicodeScalars.first { ($0.value < 0x20 && $0 != "\n") || (0x7F..<0xA0).contains($0.value) }
+    require(control == nil, "\(what()) has the control character \(control.map { String($0.value, radix: 16) } ?? ""): \(text.debugDescription)",
+            file: file, line: line)
+}

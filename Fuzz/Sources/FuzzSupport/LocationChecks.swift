@@ -15,7 +15,7 @@ public enum LocationChecks {
         requireFinite(location.horizontalAccuracy, "the accuracy")
         require((location.horizontalAccuracy ?? 1) > 0, "accuracy \(location.horizontalAccuracy ?? 0)")
         requireFinite(location.altitude, "the altitude")
-        _ = LocationReport.text(location, now: location.timestamp)
+        requirePlainText(LocationReport.text(location, now: location.timestamp), "the location text")
         let json = LocationReport.json(location)
         require((try? JSONValue.parse(Data(json.utf8))) != nil, "the location JSON is not JSON: \(json)")
     }

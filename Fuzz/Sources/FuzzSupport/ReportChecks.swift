@@ -6,8 +6,8 @@ import Foundation
 import HereWeatherCore
 
 /// What must hold for any report a decoder returns, whatever the body: finite numbers, and
-/// every output format renders it (the JSON output as valid JSON). An error must pass
-/// `ErrorChecks`.
+/// every output format renders it (the JSON output as valid JSON; the text, without colour,
+/// as plain lines: a service cannot drive the terminal). An error must pass `ErrorChecks`.
 public enum ReportChecks {
     /// The same place and time for every input, so that a crash reproduces.
     static let location = Location(coordinate: Coordinate(latitude: 27.95, longitude: -82.46),
@@ -37,6 +37,9 @@ public enum ReportChecks {
             let text = TextReport(location: location, report: report,
                                   style: TerminalStyle(colour: true, glyphs: true, chart: true), output: output)
             _ = text.render(hourly: true, daily: true)
+            let plain = TextReport(location: location, report: report,
+                                   style: TerminalStyle(colour: false, glyphs: false, chart: true), output: output)
+            requirePlainText(plain.render(hourly: true, daily: true), "the text report")
             let fields = ReportFields(location: location, report: report, output: output, now: now)
             let waybar = WaybarReport.render(fields, format: allCodes)
             require((try? JSONValue.parse(Data(waybar.utf8))) != nil, "the Waybar output is not JSON: \(waybar)")

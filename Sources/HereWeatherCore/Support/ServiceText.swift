@@ -16,12 +16,18 @@ enum ServiceText {
         for secret in secrets where !secret.isEmpty {
             result = result.replacing(secret, with: "[redacted]")
         }
+        let trimmed = oneLine(result).trimmingSpaces
+        return trimmed.count > maximumLength ? String(trimmed.prefix(maximumLength)) + "…" : trimmed
+    }
+
+    /// `text` with each control character as a space.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
         var scalars = String.UnicodeScalarView()
-        for scalar in result.unicodeScalars {
+        for scalar in text.unicodeScalars {
             scalars.append(isControl(scalar) ? " " : scalar)
         }
-        let trimmed = String(scalars).trimmingSpaces
-        return trimmed.count > maximumLength ? String(trimmed.prefix(maximumLength)) + "…" : trimmed
+        return String(scalars)
     }
 
     /// C0 controls (line breaks, tab, ESC), DEL and the C1 controls.

@@ -109,7 +109,7 @@ enum GeocodingResponse {
 
     /// `value` as a string when it is a non-empty one.
     static func text(_ value: JSONValue?) -> String? {
-        guard let string = value?.string, !string.isEmpty else { return nil }
+        guard let string = value?.lineText, !string.isEmpty else { return nil }
         return string
     }
 }

@@ -37,7 +37,7 @@ struct IPFix: Sendable, Equatable {
             accuracy = IPLocationProvider.cityLevelAccuracy
             accuracyReported = false
         }
-        name = Self.placeName(nameParts.map { $0?.string })
+        name = Self.placeName(nameParts.map { $0?.lineText })
     }
 
     /// City, region and country joined with ", ", skipping empty parts and repeats
