@@ -161,6 +161,47 @@ import HereWeatherHTTP
         #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }, "\(text.debugDescription)")
     }
 
+    // MARK: Values too large to format
+
+    /// FuzzOpenMeteo, FuzzOpenWeatherMap: a finite but huge number (a day's precipitation of
+    /// 2.2e47 mm, a temperature of 1e300) trapped converting to Int in the text report.
+    @Test(arguments: [(2.2e47, 1, "2.2e+47"), (-1e300, 0, "-1e+300"), (27.25, 1, "27.3"), (-0.04, 1, "0.0")])
+    func hugeNumbersFormat(_ value: Double, _ decimals: Int, _ expected: String) {
+        #expect(Formatting.fixed(value, decimals) == expected)
+    }
+
+    /// The same through every output, and times a service sent 1e300 seconds from 1970,
+    /// which trapped converting to Int in the local time.
+    @Test func aReportWithHugeValuesAndTimesRenders() throws {
+        let body = #"{"currently":{"time":1795000000,"summary":"Hot","temperature":1e300,"windSpeed":-1e300,"#
+            + #""precipIntensity":1e300,"precipProbability":1},"#
+            + #""hourly":{"data":[{"time":1e300,"temperature":1e300},{"time":-1e300,"temperature":-1e300}]},"#
+            + #""daily":{"data":[{"time":1795000000,"temperatureHigh":1e300,"temperatureLow":-1e300,"#
+            + #""sunriseTime":1e300,"sunsetTime":-1e300}]},"#
+            + #""alerts":[{"title":"Heat","time":-1e300,"expires":1e300}],"flags":{"units":"si"},"offset":0}"#
+        let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "k", http: CurlHTTPClient())
+        let report = try provider.report(fromRecording: Data(body.utf8), units: .imperial)
+        #expect(report.current.temperature == 1.8e300)
+        let location = Location(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), timestamp: Date(),
+                                source: .fixed, name: "Tampa")
+        let text = TextReport(location: location, report: report, style: TerminalStyle(colour: true, glyphs: true, chart: true))
+            .render(hourly: true, daily: true)
+        #expect(text.contains("1.8e+300"))
+        let json = JSONReport.render(location: location, report: report)
+        #expect(throws: Never.self) { try JSONValue.parse(Data(json.utf8)) }
+        let fields = ReportFields(location: location, report: report)
+        let waybar = WaybarReport.render(fields, format: try FormatString("%c %t %f %w %p %u %s %a %A"))
+        #expect(throws: Never.self) { try JSONValue.parse(Data(waybar.utf8)) }
+    }
+
+    @Test func timesFarFromNowAreShownAtTheLimit() {
+        let late = LocalTime(Date(timeIntervalSince1970: 1e300), utcOffset: 3600)
+        #expect(late == LocalTime(Date(timeIntervalSince1970: LocalTime.limit), utcOffset: 3600))
+        #expect(LocalTime(Date(timeIntervalSince1970: -1e300), utcOffset: 0).year < -29_000)
+        #expect(Formatting.age(1e300) == "\(Int(1e15) / 86_400) d")
+        #expect(LocationReport.ageText(1e300) == "\(Int(1e15) / 3600) h")
+    }
+
     // MARK: Config
 
     /// FuzzConfig's seed with every key: it loads without a warning, sets every section, and

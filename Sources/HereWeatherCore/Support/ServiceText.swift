@@ -11,7 +11,7 @@ enum ServiceText {
 
     /// `text` with every secret replaced by `[redacted]`, control characters as spaces,
     /// trimmed and at most `maximumLength` characters.
-    static func quoted(_ text: String, secrets: [String], maximumLength: Int = maximumLength) -> String {
+    static func quoted(_ text: String, secrets: [String] = [], maximumLength: Int = maximumLength) -> String {
         var result = text
         for secret in secrets where !secret.isEmpty {
             result = result.replacing(secret, with: "[redacted]")
