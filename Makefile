@@ -21,7 +21,7 @@ GENERATED = $(BUILD_PATH)/install
 # Where swift-argument-parser's generate-manual plugin writes the page.
 PLUGIN_MANUAL = $(BUILD_PATH)/plugins/GenerateManual/outputs/here-weather/here-weather.1
 
-.PHONY: run build test bench deps clean install uninstall completions manual
+.PHONY: run build test bench fuzz fuzz-smoke deps clean install uninstall completions manual
 
 ## Build in release mode and run here-weather with ARGS (installs missing system packages).
 run: build
@@ -45,6 +45,17 @@ BENCH_ARGS ?=
 bench: build
 	scripts/install-deps bench
 	scripts/bench --binary $(BINARY) $(BENCH_ARGS)
+
+## Build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS; prints each one's
+## executions and whether it crashed (README: "Fuzzing").
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/fuzz --seconds $(FUZZ_SECONDS)
+
+## Every fuzz target for a few seconds (CI): fails on a crash.
+FUZZ_SMOKE_SECONDS ?= 8
+fuzz-smoke:
+	scripts/fuzz --seconds $(FUZZ_SMOKE_SECONDS)
 
 ## Shell completions, written by the binary itself (swift-argument-parser).
 completions: build
@@ -76,4 +87,4 @@ uninstall:
 		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish
 
 clean:
-	rm -rf $(BUILD_PATH) .build-install
+	rm -rf $(BUILD_PATH) .build-install .build-fuzz

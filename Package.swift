@@ -5,6 +5,8 @@ let package = Package(
     name: "here-weather",
     products: [
         .executable(name: "here-weather", targets: ["here-weather"]),
+        // The core as a library, for the fuzz targets in Fuzz/ (a package of their own).
+        .library(name: "HereWeatherCore", targets: ["HereWeatherCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

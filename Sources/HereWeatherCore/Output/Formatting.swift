@@ -16,11 +16,13 @@ enum Formatting {
         return compassPoints[Int((normalized / 22.5).rounded()) % 16]
     }
 
-    /// `value` with exactly `decimals` decimals ("24.3", "1015").
+    /// `value` with exactly `decimals` decimals ("24.3", "1015"); a value too large for that
+    /// (no service means 1e300 °C, but one may send it) as Swift writes it ("1e+300").
     static func fixed(_ value: Double, _ decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (abs(value) * scale).rounded() / scale
+        guard rounded < 1e15 else { return "\(value)" }
         let negative = value < 0 && rounded != 0
         let whole = Int(rounded)
         guard decimals > 0 else { return (negative ? "-" : "") + String(whole) }
@@ -80,7 +82,7 @@ enum Formatting {
 
     /// The age of data in a few characters: "now" (under a minute), "5 min", "3 h", "2 d".
     static func age(_ seconds: Double) -> String {
-        let whole = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        let whole = seconds.isFinite ? Int(min(max(0, seconds), 1e15).rounded(.down)) : 0
         if whole < 60 { return "now" }
         if whole < 7200 { return "\(whole / 60) min" }
         if whole < 172_800 { return "\(whole / 3600) h" }

@@ -44,7 +44,7 @@ public enum LocationReport {
     }
 
     static func ageText(_ seconds: Double) -> String {
-        let whole = max(0, Int(seconds.rounded()))
+        let whole = seconds.isFinite ? Int(min(max(0, seconds), 1e15).rounded()) : 0
         if whole < 120 { return "\(whole) s" }
         if whole < 7200 { return "\(whole / 60) min" }
         return "\(whole / 3600) h"

@@ -61,6 +61,13 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// A string for a line the user reads (a place name, a condition, an alert title), with
+    /// control characters as spaces: a service can neither break the line nor drive the
+    /// terminal with an escape sequence.
+    public var lineText: String? {
+        string.map(ServiceText.printable)
+    }
+
     /// A boolean, or the numbers 0 and 1 as Open-Meteo's `is_day` writes it.
     public var bool: Bool? {
         switch self {

@@ -113,7 +113,8 @@ struct JSONValueParser {
             guard try requireDigit() else { throw JSONValue.ParseError() }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text) else { throw JSONValue.ParseError() }
+        // Too large for a Double (1e999): refused, as JSONDecoder does, rather than infinity.
+        guard let value = Double(text), value.isFinite else { throw JSONValue.ParseError() }
         return value
     }
 

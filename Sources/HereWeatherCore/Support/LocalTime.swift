@@ -17,9 +17,14 @@ public struct LocalTime: Sendable, Equatable {
     public var minute: Int
     public var second: Int
 
-    /// The wall-clock time at `date` for a place `utcOffset` seconds east of UTC.
+    /// The furthest time from 1970, in seconds, that is shown as it is.
+    static let limit = 1e12
+    /// The wall-clock time at `date` for a place `utcOffset` seconds east of UTC. A time a
+    /// service sent beyond ±`limit` seconds from 1970 (about 30,000 years) is taken as that limit.
     public init(_ date: Date, utcOffset: Int) {
-        let total = Int((date.timeIntervalSince1970).rounded(.down)) + utcOffset
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isFinite ? min(max(seconds, -Self.limit), Self.limit) : 0
+        let total = Int(clamped.rounded(.down)) + utcOffset
         let days = LocalTime.floorDivide(total, 86_400)
         let secondsOfDay = total - days * 86_400
         (year, month, day) = LocalTime.civilDate(fromDays: days)

@@ -204,11 +204,11 @@ enum WeatherServiceResponse {
     /// The JSON body of a 2xx response; errors for every other status and for non-JSON bodies.
     ///
     /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.
-    /// `secrets` are removed from any text quoted from the service.
+    /// `secrets` are removed from any text quoted from the service (`ServiceText`).
     static func json(from response: HTTPResponse, service: String, howToSetKey: String?,
                      secrets: [String] = []) throws -> JSONValue {
         let body = try? JSONValue.parse(response.body)
-        let detail = (body?["reason"]?.string ?? body?["message"]?.string ?? body?["detail"]?.string).map { redact($0, secrets) }
+        let detail = (body?["reason"]?.string ?? body?["message"]?.string ?? body?["detail"]?.string).map { ServiceText.quoted($0, secrets: secrets) }
         switch response.status {
         case 200..<300:
             guard let body else { throw WeatherError.undecodable(service: service, reason: describeNonJSON(response.body)) }
@@ -230,13 +230,5 @@ enum WeatherServiceResponse {
             return "it is a web page (HTML), perhaps from a captive portal or proxy"
         }
         return "it is not valid JSON (truncated or corrupt)"
-    }
-
-    static func redact(_ text: String, _ secrets: [String]) -> String {
-        var result = text
-        for secret in secrets where !secret.isEmpty {
-            result = result.replacing(secret, with: "[redacted]")
-        }
-        return result
     }
 }

@@ -93,7 +93,7 @@ enum GeocodingResponse {
         }
         let body = try? JSONValue.parse(response.body)
         let detail = (body?["reason"]?.string ?? body?["message"]?.string)
-            .map { WeatherServiceResponse.redact($0, secrets) }
+            .map { ServiceText.quoted($0, secrets: secrets) }
         switch response.status {
         case 200..<300:
             guard let body else {
@@ -119,7 +119,7 @@ enum GeocodingResponse {
 
     /// `value` as a string when it is a non-empty one.
     static func text(_ value: JSONValue?) -> String? {
-        guard let string = value?.string, !string.isEmpty else { return nil }
+        guard let string = value?.lineText, !string.isEmpty else { return nil }
         return string
     }
 }

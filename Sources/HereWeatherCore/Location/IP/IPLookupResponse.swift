@@ -14,8 +14,9 @@ enum IPLookupResponse {
     static func read(_ response: HTTPResponse, from endpoint: IPServiceEndpoint) -> Result<IPFix, IPLookupFailure> {
         let decoder = decoder(for: endpoint.service)
         let body = try? JSONValue.parse(response.body)
-        let detail = body.flatMap { decoder.failure(in: $0) }
-            .map { ServiceText.oneLine(WeatherServiceResponse.redact($0, endpoint.secrets)) }
+        let detail = body.flatMap { decoder.failure(in: $0) }.map {
+            ServiceText.oneLine($0, secrets: endpoint.secrets, maxLength: IPFailureText.maximumLength)
+        }
         let status = response.status
         switch status {
         case 200..<300:

@@ -37,7 +37,7 @@ struct IPFix: Sendable, Equatable {
             accuracy = IPLocationProvider.cityLevelAccuracy
             accuracyReported = false
         }
-        name = Self.placeName(nameParts.map { $0?.string })
+        name = Self.placeName(nameParts.map { $0?.lineText })
     }
 
     /// City, region and country joined with ", ", skipping empty parts and repeats
@@ -54,15 +54,17 @@ struct IPFix: Sendable, Equatable {
 
 /// Short, uniform reasons from the services' own failure texts.
 enum IPFailureText {
+    /// Characters kept of a service's own text: a reason is one of several on the line.
+    static let maximumLength = 160
+
     /// Maps the services' spellings of common failures to one wording each; other texts
-    /// are kept (trimmed, at most 160 characters).
+    /// are kept, trimmed (`IPLookupResponse` shortens them once the secrets are out).
     static func normalize(_ text: String) -> String {
         let lower = text.lowercased()
         if has(lower, "reserved") { return "reserved range" }
         if has(lower, "private range") { return "private range" }
         if has(lower, "ratelimited") || has(lower, "rate limit") { return "rate limited" }
-        let trimmed = trim(text)
-        return trimmed.count > 160 ? String(trimmed.prefix(160)) + "…" : trimmed
+        return trim(text)
     }
 
     /// `text` without leading and trailing spaces, tabs and line breaks.

@@ -87,7 +87,7 @@ enum MetNorwayDecoder {
             steps.append(Step(
                 time: time,
                 details: data?["instant"]?["details"],
-                symbol: summary?["summary"]?["symbol_code"]?.string,
+                symbol: summary?["summary"]?["symbol_code"]?.lineText,
                 precipitation: amount(usesHour ? oneHour : sixHours, meta: meta, units: units),
                 hasNextHour: oneHour != nil))
         }

@@ -90,12 +90,12 @@ enum OneCallDecoder {
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {
-        guard let event = value["event"]?.string, !event.isEmpty else { return nil }
+        guard let event = value["event"]?.lineText, !event.isEmpty else { return nil }
         return WeatherAlert(
             title: event,
             start: date(value["start"]),
             end: date(value["end"]),
-            source: value["sender_name"]?.string,
+            source: value["sender_name"]?.lineText,
             description: value["description"]?.string)
     }
 

@@ -44,8 +44,8 @@ enum OpenWeatherMapDecoder {
             sunrise: sunrise,
             sunset: sunset)
         let entries = forecast.map { forecastEntries($0, units: units) } ?? []
-        let name = body["name"]?.string ?? forecast?["city"]?["name"]?.string
-        let country = body["sys"]?["country"]?.string ?? forecast?["city"]?["country"]?.string
+        let name = body["name"]?.lineText ?? forecast?["city"]?["name"]?.lineText
+        let country = body["sys"]?["country"]?.lineText ?? forecast?["city"]?["country"]?.lineText
         return try WeatherReport(
             provider: .openWeatherMap, units: units,
             placeName: name?.isEmpty == false ? name : nil,
@@ -72,12 +72,12 @@ enum OpenWeatherMapDecoder {
     static func checkCode(_ body: JSONValue) throws {
         guard body.isObject else { throw WeatherError.undecodable(service: service, reason: "the body is not a JSON object") }
         if let code = body["cod"]?.int, code != 200 {
-            throw WeatherError.serviceFailed(service: service, status: code, detail: body["message"]?.string)
+            throw WeatherError.serviceFailed(service: service, status: code, detail: body["message"]?.string.map { ServiceText.quoted($0) })
         }
     }
 
     static func describe(_ weather: JSONValue?) -> (Condition, String) {
-        let words = weather?["description"]?.string ?? weather?["main"]?.string ?? "Unknown"
+        let words = weather?["description"]?.lineText ?? weather?["main"]?.lineText ?? "Unknown"
         let capitalized = words.prefix(1).uppercased() + words.dropFirst()
         guard let id = weather?["id"]?.int else { return (.unknown, capitalized) }
         let condition: Condition

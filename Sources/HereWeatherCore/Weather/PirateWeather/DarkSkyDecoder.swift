@@ -50,7 +50,7 @@ enum DarkSkyDecoder {
             },
             visibility: sent.metres(now["visibility"]?.double),
             condition: condition,
-            description: now["summary"]?.string ?? "",
+            description: now["summary"]?.lineText ?? "",
             isDay: isDay,
             sunrise: firstDay?["sunriseTime"]?.double.map { Date(timeIntervalSince1970: $0) },
             sunset: firstDay?["sunsetTime"]?.double.map { Date(timeIntervalSince1970: $0) })
@@ -74,7 +74,7 @@ enum DarkSkyDecoder {
             precipitation: sent.amount(point["precipIntensity"]?.double),
             windSpeed: sent.speed(point["windSpeed"]?.double),
             windDirection: point["windBearing"]?.double,
-            condition: condition, description: point["summary"]?.string ?? "", isDay: isDay)
+            condition: condition, description: point["summary"]?.lineText ?? "", isDay: isDay)
     }
 
     static func day(_ point: JSONValue, sent: UnitsSent, offset: Int) -> DailyForecast? {
@@ -90,17 +90,17 @@ enum DarkSkyDecoder {
             precipitationProbability: percent(point["precipProbability"]),
             windSpeedMax: sent.speed(point["windSpeed"]?.double),
             condition: DarkSkyIcon.describe(point["icon"]?.string).condition,
-            description: point["summary"]?.string ?? "",
+            description: point["summary"]?.lineText ?? "",
             sunrise: point["sunriseTime"]?.double.map { Date(timeIntervalSince1970: $0) },
             sunset: point["sunsetTime"]?.double.map { Date(timeIntervalSince1970: $0) })
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {
         // Pirate Weather names no sender apart from the title's "... by NWS Tampa Bay Ruskin FL".
-        guard let title = value["title"]?.string, !title.isEmpty else { return nil }
+        guard let title = value["title"]?.lineText, !title.isEmpty else { return nil }
         return WeatherAlert(
             title: title,
-            severity: value["severity"]?.string,
+            severity: value["severity"]?.lineText,
             start: value["time"]?.double.map { Date(timeIntervalSince1970: $0) },
             end: value["expires"]?.double.map { Date(timeIntervalSince1970: $0) },
             description: value["description"]?.string,

@@ -1,0 +1,15 @@
+import FuzzSupport
+import HereWeatherCore
+
+/// MET Norway's Locationforecast body (`compact`),
+/// through the provider's public `report(fromRecording:units:)` (the path of `--weather-replay`
+/// and of a cache entry: JSONValueParser, then the decoder), in every unit system; any report
+/// must have finite numbers and render in every output format.
+/// (A recording needs no request: the HTTP client is never asked.)
+let provider = MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: "fuzz@example.com", http: CannedHTTPClient.unused)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    ReportChecks.decodeRecording(FuzzInput(data, size).data, with: provider)
+    return 0
+}

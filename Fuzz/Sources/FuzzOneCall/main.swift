@@ -1,0 +1,15 @@
+import FuzzSupport
+import HereWeatherCore
+
+/// OpenWeatherMap One Call 3.0's body (`/data/3.0/onecall`),
+/// through the provider's public `report(fromRecording:units:)` (the path of `--weather-replay`
+/// and of a cache entry: JSONValueParser, then the decoder), in every unit system; any report
+/// must have finite numbers and render in every output format.
+/// (A recording needs no request: the HTTP client is never asked.)
+let provider = OneCallWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "fuzz", http: CannedHTTPClient.unused)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    ReportChecks.decodeRecording(FuzzInput(data, size).data, with: provider)
+    return 0
+}
