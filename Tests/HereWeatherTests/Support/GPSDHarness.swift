@@ -716,9 +716,12 @@ extension GPSDHarness {
         private var buffer: [UInt8] = []
         private var closed = false
 
+        /// Connects, or throws with the socket closed. The socket is closed only through
+        /// `close()`: deinit runs after a throwing init too, and a second close could hit a
+        /// descriptor number another thread has been given since (seen: a test's pipe).
         init(port: UInt16, deadline: ContinuousClock.Instant) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            guard fd >= 0 else { throw HarnessError.system("socket: \(errnoText())") }
+            guard fd >= 0 else { closed = true; throw HarnessError.system("socket: \(errnoText())") }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
@@ -728,17 +731,17 @@ extension GPSDHarness {
             }
             if result != 0 {
                 guard errno == EINPROGRESS else {
-                    let text = errnoText(); Glibc.close(fd)
+                    let text = errnoText(); close()
                     throw HarnessError.system("connect 127.0.0.1:\(port): \(text)")
                 }
                 guard wait(for: Int16(POLLOUT), deadline: deadline) else {
-                    Glibc.close(fd); throw HarnessError.system("connect 127.0.0.1:\(port): timed out")
+                    close(); throw HarnessError.system("connect 127.0.0.1:\(port): timed out")
                 }
                 var error: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
                 guard error == 0 else {
-                    Glibc.close(fd); throw HarnessError.system("connect 127.0.0.1:\(port): \(errnoText(error))")
+                    close(); throw HarnessError.system("connect 127.0.0.1:\(port): \(errnoText(error))")
                 }
             }
         }
