@@ -19,6 +19,7 @@ final class FakeTCPPeer: @unchecked Sendable {
     private let lock = NSLock()
     private var clients: [Int32] = []
     private var stopped = false
+    private var listenerClosed = false
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
@@ -47,13 +48,15 @@ final class FakeTCPPeer: @unchecked Sendable {
 
     /// Closes the listener and every connection.
     func stop() {
+        // The listener is shut down under the lock, and the accept loop closes it under the
+        // lock: a shutdown never reaches a number since handed to another test's socket.
         let open: [Int32] = lock.withLock {
             guard !stopped else { return [] }
             stopped = true
+            if !listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
             defer { clients = [] }
             return clients
         }
-        shutdown(listener, Int32(SHUT_RDWR))
         open.forEach { shutdown($0, Int32(SHUT_RDWR)); close($0) }
     }
 
@@ -61,8 +64,11 @@ final class FakeTCPPeer: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else {
-                if errno == EINTR { continue }
-                close(listener)
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                lock.withLock {
+                    listenerClosed = true
+                    close(listener)
+                }
                 return
             }
             var sent = 0

@@ -50,6 +50,7 @@ final class FixtureServer: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [Request] = []
     private var stopped = false
+    private var listenerClosed = false
     private let handler: @Sendable (Request) -> Response
 
     /// Starts a server whose `handler` maps a request target (path and query) to a response.
@@ -121,26 +122,30 @@ final class FixtureServer: @unchecked Sendable {
         return stopped
     }
 
+    /// Stops accepting. The listener is shut down here and closed by the accept loop once it
+    /// has left accept(); both happen under the lock, so a shutdown never reaches a
+    /// descriptor number that has been closed and handed to another test's socket.
     func stop() {
-        lock.lock()
-        let wasStopped = stopped
+        lock.lock(); defer { lock.unlock() }
+        guard !stopped else { return }
         stopped = true
-        lock.unlock()
-        if !wasStopped {
-            // Only shut down: the accept loop closes the descriptor once it has left accept(),
-            // so its number cannot be reused by another test's socket while the loop still uses it.
-            shutdown(listener, Int32(SHUT_RDWR))
-        }
+        if !listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
 
     private func acceptLoop() {
-        defer { close(listener) }
+        defer {
+            lock.lock()
+            listenerClosed = true
+            close(listener)
+            lock.unlock()
+        }
         while !isStopped {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                // A connection given up before it was accepted is no reason to stop serving.
+                if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
             if isStopped {
