@@ -27,7 +27,7 @@ import Testing
     base_url = "http://localhost:8080"
 
     [weather.openweathermap]
-    api_key = "0123456789abcdef0123456789abcdef"
+    api_key = "placeholder-key-not-a-real-one-00"
     base_url = "https://owm.example.test/"
 
     """
@@ -42,7 +42,7 @@ import Testing
         config.weather.units = .imperial
         config.weather.timeout = 15
         config.weather.openMeteo.baseURL = "http://localhost:8080"
-        config.weather.openWeatherMap.apiKey = "0123456789abcdef0123456789abcdef"
+        config.weather.openWeatherMap.apiKey = "placeholder-key-not-a-real-one-00"
         config.weather.openWeatherMap.baseURL = "https://owm.example.test/"
         return config
     }
@@ -127,7 +127,7 @@ import Testing
         #expect(fixed.coordinate.longitude == -82.4572)
         #expect(fixed.name == "Tampa")
         #expect(fixed.accuracy == 1000)
-        #expect(config.weather.openWeatherMap.apiKey == "0123456789abcdef0123456789abcdef")
+        #expect(config.weather.openWeatherMap.apiKey == "placeholder-key-not-a-real-one-00")
     }
 
     @Test func emptyTextGivesDefaults() throws {
@@ -330,7 +330,7 @@ import Testing
 
     @Test func effectiveNeverShowsTheKey() throws {
         var config = Self.fullExampleConfiguration
-        let fileKey = "0123456789abcdef0123456789abcdef"
+        let fileKey = "placeholder-key-not-a-real-one-00"
         let environmentKey = "fedcba9876543210"
         config.weather.openWeatherMap.apiKey = fileKey
         let fromFile = ConfigurationText.effective(config, environment: [:])

@@ -16,7 +16,7 @@ import HereWeatherHTTP
         OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
     }
 
-    func openWeatherMap(_ server: FixtureServer, key: String? = "0123456789abcdef0123456789abcdef") -> OpenWeatherMapWeatherProvider {
+    func openWeatherMap(_ server: FixtureServer, key: String? = "placeholder-key-not-a-real-one-00") -> OpenWeatherMapWeatherProvider {
         OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient())
     }
 
@@ -146,7 +146,7 @@ import HereWeatherHTTP
         for target in targets {
             #expect(target.contains("lat=27.95&lon=-82.46"))
             #expect(target.contains("units=metric"))
-            #expect(target.contains("appid=0123456789abcdef0123456789abcdef"))
+            #expect(target.contains("appid=placeholder-key-not-a-real-one-00"))
         }
         #expect(targets[0].hasPrefix("/data/2.5/forecast?"))
         #expect(targets[1].hasPrefix("/data/2.5/weather?"))
