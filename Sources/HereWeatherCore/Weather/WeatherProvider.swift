@@ -116,6 +116,8 @@ public enum WeatherError: UserFacingError {
     /// No HTTP response at all (DNS, refused, timeout, TLS).
     case unreachable(service: String, HTTPError)
     /// The service answered with an error status.
+    /// `detail` is the service's own text, without any secret; `message` puts it on one line
+    /// (`ServiceText.oneLine`).
     case serviceFailed(service: String, status: Int, detail: String?)
     /// HTTP 429.
     case rateLimited(service: String, retryAfter: String?)

@@ -49,7 +49,7 @@ public struct OpenMeteoGeocoder: Geocoder {
             throw GeocodingError.undecodable(service: service, reason: "it is not a JSON object")
         }
         if body["error"]?.bool == true {
-            throw GeocodingError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string.map { ServiceText.quoted($0) })
+            throw GeocodingError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string)
         }
         guard let results = body["results"] else { return [] }
         guard let entries = results.array else {

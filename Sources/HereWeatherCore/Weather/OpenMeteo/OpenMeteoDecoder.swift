@@ -17,7 +17,7 @@ enum OpenMeteoDecoder {
     static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject else { throw WeatherError.undecodable(service: service, reason: "the body is not a JSON object") }
         if body["error"]?.bool == true {
-            throw WeatherError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string.map { ServiceText.quoted($0) })
+            throw WeatherError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string)
         }
         let offset = body["utc_offset_seconds"]?.int ?? 0
         guard let currentBlock = body["current"], currentBlock.isObject,

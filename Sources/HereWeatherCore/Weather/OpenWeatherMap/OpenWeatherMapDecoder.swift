@@ -72,7 +72,7 @@ enum OpenWeatherMapDecoder {
     static func checkCode(_ body: JSONValue) throws {
         guard body.isObject else { throw WeatherError.undecodable(service: service, reason: "the body is not a JSON object") }
         if let code = body["cod"]?.int, code != 200 {
-            throw WeatherError.serviceFailed(service: service, status: code, detail: body["message"]?.string.map { ServiceText.quoted($0) })
+            throw WeatherError.serviceFailed(service: service, status: code, detail: body["message"]?.string)
         }
     }
 
