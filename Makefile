@@ -34,10 +34,12 @@ build:
 	$(SWIFT) build -c release --product here-weather --static-swift-stdlib --scratch-path $(BUILD_PATH)
 
 ## Run the whole test suite (installs what the tests need: gpsd, gpsd-clients, ...).
-test:
+## Every test that runs the command runs the release binary that `make build` makes: the
+## one users get (Swift's optimiser has broken code that a debug build ran fine).
+test: build
 	scripts/install-deps test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-xctest
+	HERE_WEATHER_BINARY="$(abspath $(BINARY))" $(SWIFT) test --skip-build --disable-xctest
 
 ## Time the release binary against curl, gpsdecode and gpspipe (README: "Benchmark");
 ## BENCH_ARGS="--runs 51" for steadier medians.

@@ -47,15 +47,11 @@ public struct Doctor: Sendable {
         let request = LocationRequest(desiredAccuracy: .any, timeout: probeTimeout, maxAge: nil)
         var checks: [Check] = []
         var found: Location?
-        let results = await withTaskGroup(of: (Int, Result<Location, Error>?).self) { group in
-            for (index, provider) in providers.enumerated() where permission(provider.source) == nil {
-                group.addTask {
-                    do { return (index, .success(try await provider.requestLocation(request))) } catch { return (index, .failure(error)) }
-                }
-            }
-            var results = [Result<Location, Error>?](repeating: nil, count: providers.count)
-            for await (index, result) in group { results[index] = result }
-            return results
+        let providers = self.providers
+        let permitted = providers.map { permission($0.source) == nil }
+        let results = await Concurrently.run(providers.count) { index -> Result<Location, Error>? in
+            guard permitted[index] else { return nil }
+            do { return .success(try await providers[index].requestLocation(request)) } catch { return .failure(error) }
         }
         for (index, provider) in providers.enumerated() {
             let name = provider.source.rawValue
@@ -63,7 +59,7 @@ public struct Doctor: Sendable {
                 checks.append(Check(name: name, status: .skip, detail: refusal))
                 continue
             }
-            switch results[index] {
+            switch results[index] ?? nil {
             case .success(let fix):
                 found = found ?? fix
                 checks.append(Check(name: name, status: .ok, detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")"))

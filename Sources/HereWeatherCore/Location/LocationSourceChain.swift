@@ -33,42 +33,16 @@ public struct LocationSourceChain: LocationProvider {
             }
         }
         if permitted.isEmpty, let first = refusals.first { throw first }
-        let outcomes = try await race(permitted, request: request)
+        let outcomes = await race(permitted, request: request)
         return try Self.finalAnswer(outcomes, refusals: refusals.map(\.message))
     }
 
-    /// One provider's answer, by its place in priority order.
-    private struct Outcome: Sendable {
-        let index: Int
-        let result: Result<Location, Error>
-    }
-
     /// Runs the providers together and returns as soon as the priority rule decides.
-    ///
-    /// Written with `group.next()` and a named result type: the same loop written as
-    /// `for try await (index, outcome) in group` is miscompiled by Swift 6.3.1 in release
-    /// builds (the index is lost across the suspension and the program traps).
-    private func race(_ providers: [any LocationProvider], request: LocationRequest) async throws -> [Result<Location, Error>?] {
-        try await withThrowingTaskGroup(of: Outcome.self) { group in
-            for (index, provider) in providers.enumerated() {
-                group.addTask {
-                    do {
-                        return Outcome(index: index, result: .success(try await provider.requestLocation(request)))
-                    } catch {
-                        return Outcome(index: index, result: .failure(error))
-                    }
-                }
-            }
-            var outcomes = [Result<Location, Error>?](repeating: nil, count: providers.count)
-            while let outcome = try await group.next() {
-                outcomes[outcome.index] = outcome.result
-                if Self.decided(outcomes) {
-                    group.cancelAll()
-                    break
-                }
-            }
-            return outcomes
+    private func race(_ providers: [any LocationProvider], request: LocationRequest) async -> [Result<Location, Error>?] {
+        let outcomes = await Concurrently.run(providers.count, until: { Self.decided($0) }) { index -> Result<Location, Error> in
+            do { return .success(try await providers[index].requestLocation(request)) } catch { return .failure(error) }
         }
+        return outcomes
     }
 
     /// Whether the outcomes so far settle the request: a qualifying fix with every

@@ -22,16 +22,20 @@ struct CommandRunner {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
-    /// The binary beside the test bundle in the build folder.
+    /// The binary users run: the release build that `make build` makes (static Swift
+    /// runtime), not the debug build beside the test bundle. Swift's optimiser has broken
+    /// code that the debug build ran fine, so every command test runs this one.
+    ///
+    /// `make test` builds it and names it in `HERE_WEATHER_BINARY`; a bare `swift test`
+    /// looks for it in `.build/release` and stops with what to run if it is not there.
     static let executable: URL = {
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("here-weather")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
+        let named = ProcessInfo.processInfo.environment["HERE_WEATHER_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
+        let url = named.map { URL(fileURLWithPath: $0) }
+            ?? Fixtures.root.appendingPathComponent(".build/release/here-weather")
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            fatalError("the release binary \(url.path) is missing: run `make build` first, or the tests with `make test`")
         }
-        fatalError("here-weather binary not found near \(testBinary.path): run `swift build` first")
+        return url
     }()
 
     var configPath: String { home.appendingPathComponent(".config/here-weather/config.toml").path }
