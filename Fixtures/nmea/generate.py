@@ -990,9 +990,134 @@ def build_southern_western():
     return fx
 
 
+# --------------------------------------------------------------------------
+# 12. simulator-status-v (simulator sending RMC status V with mode S)
+# --------------------------------------------------------------------------
+
+def build_simulator_status_v():
+    """A simulator that follows IEC 61162-1 to the letter: RMC status V (not a
+    real fix) with FAA mode S, GGA quality 8.  It starts with one epoch before
+    its scenario runs (GGA quality 0, no position), so a log's first epoch,
+    which gpsd spends learning the cycle, holds no fix."""
+    fx = Fixture("simulator-status-v.nmea")
+    t0 = dt.datetime(2026, 11, 22, 17, 30, 0)
+    lat, lon = 27.950600, -82.457200
+    v, c = 6.0, 180.0
+    sky = make_sky(131, [2, 6, 11, 17, 19, 22, 28, 30], el_lo=15)
+    first = None
+    for i in range(12):
+        t = t0 + dt.timedelta(seconds=i)
+        used = best_sats(sky, i, 8)
+        pdop, hdop, vdop = dops(8)
+        if i == 0:
+            fx.add(gga("GP", t, 0, 0, 0, 0, None, None, None, empty_pos=True))
+            fx.add(rmc("GP", t, "V", 0, 0, None, None, mode="N", empty_pos=True))
+            fx.add(gsa("GP", 1, [], None, None, None))
+            continue
+        if i > 1:
+            lat, lon = step(lat, lon, v, c, 1.0)
+        fx.add(gga("GP", t, lat, lon, 8, 8, hdop, 12.0, -28.5))
+        fx.add(rmc("GP", t, "V", lat, lon, v / KNOT, c, mode="S"))
+        fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
+        fx.addall(gsv("GP", [(s.prn, s.el(i), s.az(i), 45) for s in sky]))
+        if first is None:
+            first = fix_fact(t, lat, lon)
+        last = fix_fact(t, lat, lon)
+    fx.facts.update({"epochs": 12, "valid_epochs": 11, "simulated_epochs": 11,
+                     "first_fix": dict(first, mode=3, status=8), "last_fix": last,
+                     "gga_quality": 8, "rmc_status": "V", "rmc_mode": "S"})
+    return fx
+
+
+# --------------------------------------------------------------------------
+# 13. zero-satellites (GGA quality 1 with 0 satellites used)
+# --------------------------------------------------------------------------
+
+def build_zero_satellites():
+    """A receiver coasting on its last solution after a cold start: GGA says
+    quality 1 but 0 satellites used, RMC says A with mode E (estimated), GSA
+    mode 2 with no satellites.  Order RMC, VTG, GGA, GSA, GSV (GLL off), so
+    GGA is the last sentence with a time: it ends gpsd's cycle."""
+    fx = Fixture("zero-satellites.nmea")
+    rnd = random.Random(1401)
+    t0 = dt.datetime(2026, 11, 22, 18, 5, 0)
+    lat, lon = 27.960100, -82.448300
+    v, c = 9.0, 45.0
+    sky = make_sky(141, [1, 3, 8, 10, 14, 21, 27, 32], el_lo=12)
+    first = None
+    valid = 0
+    for i in range(20):
+        t = t0 + dt.timedelta(seconds=i)
+        if i > 0:
+            lat, lon = step(lat, lon, v, c, 1.0)
+        coasting = i < 6
+        if coasting:
+            # the old solution, dead-reckoned: an estimate, not a fix
+            fx.add(rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="E"))
+            fx.add(vtg("GP", c, v / KNOT, mode="E"))
+            fx.add(gga("GP", t, lat, lon, 1, 0, 99.99, 20.0, -28.5))
+            fx.add(gsa("GP", 2, [], 99.99, 99.99, 99.99))
+            entries = [(s.prn, s.el(i), s.az(i), None) for s in sky]
+            fx.addall(gsv("GP", entries))
+            continue
+        used = best_sats(sky, i, 6)
+        pdop, hdop, vdop = dops(6)
+        fx.add(rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="A"))
+        fx.add(vtg("GP", c, v / KNOT, mode="A"))
+        fx.add(gga("GP", t, lat, lon, 1, 6, hdop, 20.0, -28.5))
+        fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
+        fx.addall(gsv("GP", [(s.prn, s.el(i), s.az(i), snr_of(s, i, rnd)) for s in sky]))
+        valid += 1
+        if first is None:
+            first = fix_fact(t, lat, lon)
+        last = fix_fact(t, lat, lon)
+    fx.facts.update({"epochs": 20, "valid_epochs": valid, "coasting_epochs": 6,
+                     "first_fix": dict(first, mode=3), "last_fix": last})
+    return fx
+
+
+# --------------------------------------------------------------------------
+# 14. mid-epoch (a capture that begins in the middle of an epoch)
+# --------------------------------------------------------------------------
+
+def build_mid_epoch():
+    """A capture started while the receiver was talking (SiRF-like order GGA,
+    GSA, RMC, GSV): it begins with the tail of a GSA line, then the RMC and
+    GSV of the first epoch; that epoch's GGA and GSA were never captured."""
+    fx = Fixture("mid-epoch.nmea")
+    rnd = random.Random(1501)
+    t0 = dt.datetime(2026, 11, 22, 19, 0, 0)
+    lat, lon = 27.937500, -82.460800
+    v, c = 1.4, 300.0
+    sky = make_sky(151, [4, 5, 9, 12, 18, 23, 25, 31], el_lo=12)
+    first = None
+    for i in range(15):
+        t = t0 + dt.timedelta(seconds=i)
+        if i > 0:
+            lat, lon = step(lat, lon, v, c, 1.0)
+        used = best_sats(sky, i, 7)
+        pdop, hdop, vdop = dops(7)
+        epoch = [gga("GP", t, lat, lon, 1, 7, hdop, 6.0, -28.6),
+                 gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop),
+                 rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="A")]
+        epoch += gsv("GP", [(s.prn, s.el(i), s.az(i), snr_of(s, i, rnd)) for s in sky])
+        if i == 0:
+            fx.add(epoch[1][-24:])
+            fx.note("TRUNCATED: the tail of the first epoch's GSA, no '$'")
+            epoch = epoch[2:]
+        elif first is None:
+            first = fix_fact(t, lat, lon)
+        fx.addall(epoch)
+        last = fix_fact(t, lat, lon)
+    fx.facts.update({"epochs": 15, "valid_epochs": 14, "first_epoch": "RMC and GSV only",
+                     "first_fix": dict(first, mode=3), "last_fix": last})
+    return fx
+
+
 BUILDERS = [build_cold_start, build_drive, build_fix_lost, build_bad_checksums,
             build_multi, build_10hz, build_southern_eastern, build_no_fix,
-            build_hdop_only, build_simulated, build_southern_western]
+            build_hdop_only, build_simulated, build_southern_western,
+            build_simulator_status_v, build_zero_satellites, build_mid_epoch]
 
 
 # --------------------------------------------------------------------------

@@ -165,4 +165,44 @@ struct NMEAEpochAssemblerTests {
         #expect(assembler.finish()?.isValid == true)
         #expect(assembler.finish() == nil)
     }
+
+    // When an epoch is a fix, as gpsd 3.22 decides it (driver_nmea0183.c); the logs that show
+    // each case against gpsdecode are in Fixtures/nmea (see NMEAGpsdecodeComparisonTests).
+
+    @Test func aGGAWithFewerThanThreeSatellitesUsedIsNoFix() {
+        let epoch = { (satellites: String) in [
+            "$GPRMC,180500.00,A,2757.60600,N,08226.89800,W,17.495,45.00,221126,,,E",
+            "$GPGGA,180500.00,2757.60600,N,08226.89800,W,1,\(satellites),99.99,20.0,M,-28.5,M,,",
+        ] }
+        #expect(fixes(epoch("00")).first?.isValid == false)
+        #expect(fixes(epoch("02")).first?.isValid == false)
+        #expect(fixes(epoch("03")).first?.isValid == true)
+        #expect(fixes(epoch("")).first?.isValid == true)
+    }
+
+    @Test func aSimulatorsVoidRMCDefersToItsGGA() {
+        let rmc = "$GPRMC,173001.00,V,2757.03600,N,08227.43200,W,11.663,180.00,221126,,,S"
+        let simulated = fixes(["$GPGGA,173001.00,2757.03600,N,08227.43200,W,8,08,1.02,12.0,M,-28.5,M,,", rmc])
+        #expect(simulated.first?.isValid == true && simulated.first?.simulated == true && simulated.first?.mode == 3)
+        // Alone it says nothing either way: no fix.
+        #expect(fixes([rmc]).first?.isValid == false)
+        // A void RMC of any other mode still voids the epoch.
+        let void = fixes(["$GPGGA,173001.00,2757.03600,N,08227.43200,W,1,08,1.02,12.0,M,-28.5,M,,",
+                          "$GPRMC,173001.00,V,2757.03600,N,08227.43200,W,11.663,180.00,221126,,,N"])
+        #expect(void.first?.isValid == false)
+    }
+
+    @Test func aLogThatBeginsMidEpochDoesNotCountItsFirstEpoch() {
+        let epoch = { (second: Int) in [
+            "$GPGGA,19000\(second).00,2756.25000,N,08227.64800,W,1,07,1.20,6.0,M,-28.6,M,,",
+            "$GPRMC,19000\(second).00,A,2756.25000,N,08227.64800,W,2.721,300.00,221126,,,A",
+        ] }
+        // Opens with RMC while the epochs open with GGA: the first epoch's GGA was not captured.
+        let midEpoch = fixes(Array(epoch(0).dropFirst()) + epoch(1) + epoch(2))
+        #expect(midEpoch.map(\.isValid) == [false, true, true])
+        // Opens as the next one does: complete.
+        #expect(fixes(epoch(0) + epoch(1)).map(\.isValid) == [true, true])
+        // A one-epoch log has no next epoch to compare with: taken as it is.
+        #expect(fixes(Array(epoch(0).dropFirst())).map(\.isValid) == [true])
+    }
 }

@@ -4,8 +4,9 @@ import Testing
 
 /// Our NMEA decoding against gpsd's own decoder, `gpsdecode -j`, on every
 /// `Fixtures/nmea/*.nmea` log: each TPV report with mode >= 2 must be one of our valid
-/// fixes (same UTC time, same mode, lat/lon within 1e-7 degrees), and we must report no
-/// valid fix at a time gpsd reports as no fix.
+/// fixes (same UTC time, same mode, lat/lon within 1e-7 degrees, simulated exactly when
+/// gpsd's status is 8), and we must report no valid fix at a time gpsd reports as no fix.
+/// Reports without a time are matched by position, with the same mode and status.
 ///
 /// Known, explained differences, left out of the comparison:
 /// - gpsd reports an epoch when it sees the sentence it has learned ends the receiver's
@@ -14,14 +15,26 @@ import Testing
 /// - Some of gpsd's TPVs carry no time: before a log gives a date (RMC/ZDA), and for the
 ///   first fix after a run of no-fix epochs (cold-start.nmea, 14:05:20). Those are matched
 ///   by position only; we date such epochs with the date we are given or the log's last.
+/// - When the sentences of one epoch disagree (a GGA with a fix, an RMC with status V and
+///   mode N), the epoch is void for us; gpsd lets the sentence that ends its cycle decide.
+///   A simulator's RMC status V (mode S) is the exception: it is what the standard asks of
+///   a simulator, and gpsd reports its GGA's fix with status 8, as we do (simulated).
 struct NMEAGpsdecodeComparisonTests {
     static let gpsdecode = "/usr/bin/gpsdecode"
 
     /// One TPV report of gpsdecode.
     struct Report {
+        var time: String?
         var mode: Int
+        /// 0 (absent) for an ordinary fix; 8 for a simulator's.
+        var status: Int
         var latitude: Double?
         var longitude: Double?
+
+        func isAt(_ coordinate: Coordinate, within tolerance: Double = 1e-7) -> Bool {
+            guard let latitude, let longitude else { return false }
+            return abs(latitude - coordinate.latitude) < tolerance && abs(longitude - coordinate.longitude) < tolerance
+        }
     }
 
     static var fixtureNames: [String] {
@@ -33,6 +46,20 @@ struct NMEAGpsdecodeComparisonTests {
     /// gpsdecode's TPV reports that carry a time, by that time (ISO 8601, milliseconds), and
     /// those with mode >= 2 that carry none.
     static func gpsdReports(for url: URL) throws -> (timed: [String: Report], untimed: [Report]) {
+        var reports: [String: Report] = [:]
+        var untimed: [Report] = []
+        for report in try gpsdReportsInOrder(for: url) {
+            if let time = report.time {
+                reports[time] = report
+            } else if report.mode >= 2 {
+                untimed.append(report)
+            }
+        }
+        return (reports, untimed)
+    }
+
+    /// gpsdecode's TPV reports, in the order it printed them.
+    static func gpsdReportsInOrder(for url: URL) throws -> [Report] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gpsdecode)
         process.arguments = ["-j"]
@@ -43,21 +70,16 @@ struct NMEAGpsdecodeComparisonTests {
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        var reports: [String: Report] = [:]
-        var untimed: [Report] = []
+        var reports: [Report] = []
         for line in output.split(separator: UInt8(ascii: "\n")) {
             // gpsd 3.22 prints malformed JSON for some ATT reports; those are not TPVs.
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                   object["class"] as? String == "TPV" else { continue }
-            let report = Report(mode: object["mode"] as? Int ?? 0,
-                                latitude: object["lat"] as? Double, longitude: object["lon"] as? Double)
-            if let time = object["time"] as? String {
-                reports[time] = report
-            } else if report.mode >= 2 {
-                untimed.append(report)
-            }
+            reports.append(Report(time: object["time"] as? String, mode: object["mode"] as? Int ?? 0,
+                                  status: object["status"] as? Int ?? 0,
+                                  latitude: object["lat"] as? Double, longitude: object["lon"] as? Double))
         }
-        return (reports, untimed)
+        return reports
     }
 
     /// Our fixes for the log, by time in gpsd's format.
@@ -102,6 +124,7 @@ struct NMEAGpsdecodeComparisonTests {
                 }
                 #expect(fix.isValid, "\(name) \(time): gpsd has a mode \(report.mode) fix, ours is not valid")
                 #expect(fix.mode == report.mode, "\(name) \(time): mode \(fix.mode), gpsd \(report.mode)")
+                #expect(fix.simulated == (report.status == 8), "\(name) \(time): simulated \(fix.simulated), gpsd status \(report.status)")
                 if let latitude = report.latitude, let longitude = report.longitude, let coordinate = fix.coordinate {
                     #expect(abs(coordinate.latitude - latitude) < 1e-7, "\(name) \(time): latitude \(coordinate.latitude), gpsd \(latitude)")
                     #expect(abs(coordinate.longitude - longitude) < 1e-7, "\(name) \(time): longitude \(coordinate.longitude), gpsd \(longitude)")
@@ -113,14 +136,23 @@ struct NMEAGpsdecodeComparisonTests {
                 #expect(!fix.isValid, "\(name) \(time): gpsd reports no fix, ours is valid")
             }
         }
+        // Every fix gpsd reported without a time is one of our valid fixes, by position.
+        for report in untimed {
+            let match = fixes.values.first { fix in fix.coordinate.map { report.isAt($0) } ?? false }
+            guard let match else {
+                Issue.record("\(name): gpsd has a mode \(report.mode) fix at \(report.latitude ?? .nan), \(report.longitude ?? .nan) without a time; we have no epoch there")
+                continue
+            }
+            #expect(match.isValid, "\(name): gpsd has a mode \(report.mode) fix at \(report.latitude ?? .nan), \(report.longitude ?? .nan), ours is not valid")
+            #expect(match.mode == report.mode, "\(name): mode \(match.mode) at an untimed fix, gpsd \(report.mode)")
+            #expect(match.simulated == (report.status == 8), "\(name): simulated \(match.simulated) at an untimed fix, gpsd status \(report.status)")
+            compared += 1
+        }
         // Our valid fixes that gpsd did not report with a time: only the log's first epoch, or
         // one whose position gpsd reported without a time.
         func reportedWithoutTime(_ fix: NMEAFix) -> Bool {
             guard let coordinate = fix.coordinate else { return false }
-            return untimed.contains { report in
-                guard let latitude = report.latitude, let longitude = report.longitude else { return false }
-                return abs(latitude - coordinate.latitude) < 1e-7 && abs(longitude - coordinate.longitude) < 1e-7
-            }
+            return untimed.contains { $0.isAt(coordinate) }
         }
         let unreported = fixes.filter { $0.value.isValid && reports[$0.key] == nil && !reportedWithoutTime($0.value) }
             .map(\.key).sorted()
@@ -128,5 +160,48 @@ struct NMEAGpsdecodeComparisonTests {
         #expect(unreported.isEmpty || unreported == [firstEpoch].compactMap { $0 },
                 "\(name): valid fixes gpsd never reported: \(unreported)")
         #expect(compared > 0 || !fixes.values.contains { $0.isValid }, "\(name): nothing compared")
+    }
+
+    /// The first fix of a log made for a case where the parser once disagreed with gpsd 3.22.
+    struct FirstFix: Sendable, CustomTestStringConvertible {
+        var log: String
+        /// Ours, in gpsd's format; gpsd's too where it gives one.
+        var time: String
+        var latitude: Double
+        var longitude: Double
+        var mode: Int
+        /// gpsd's TPV status: 8 for a simulator (our `simulated`), else 0.
+        var status: Int
+        var testDescription: String { log }
+    }
+
+    /// Both gpsdecode's first fix and ours are the expected one: position (within 1e-6
+    /// degrees, the generator's facts), mode and status.
+    /// - simulator-status-v: GGA quality 8 with RMC status V, mode S. We had no fix at all.
+    /// - zero-satellites: GGA quality 1 with 0 satellites used while the receiver coasts. We
+    ///   took 18:05:00, six epochs before gpsd's first fix.
+    /// - mid-epoch: a capture that begins after the first epoch's GGA and GSA. We took its
+    ///   RMC alone, a 2D fix at 19:00:00 that gpsd never reports.
+    @Test(arguments: [
+        FirstFix(log: "simulator-status-v.nmea", time: "2026-11-22T17:30:01.000Z",
+                 latitude: 27.9506, longitude: -82.4572, mode: 3, status: 8),
+        FirstFix(log: "zero-satellites.nmea", time: "2026-11-22T18:05:06.000Z",
+                 latitude: 27.960443, longitude: -82.447911, mode: 3, status: 0),
+        FirstFix(log: "mid-epoch.nmea", time: "2026-11-22T19:00:01.000Z",
+                 latitude: 27.937506, longitude: -82.460812, mode: 3, status: 0),
+    ])
+    func firstFixAgreesWithGpsdecode(_ expected: FirstFix) throws {
+        let url = Fixtures.url("nmea/\(expected.log)")
+        let position = Coordinate(latitude: expected.latitude, longitude: expected.longitude)
+        let gpsd = try #require(try Self.gpsdReportsInOrder(for: url).first { $0.mode >= 2 }, "gpsd reports no fix")
+        #expect(gpsd.isAt(position, within: 1e-6), "gpsd's first fix is at \(gpsd.latitude ?? .nan), \(gpsd.longitude ?? .nan)")
+        #expect(gpsd.mode == expected.mode && gpsd.status == expected.status, "gpsd: mode \(gpsd.mode), status \(gpsd.status)")
+        #expect(gpsd.time == nil || gpsd.time == expected.time, "gpsd's first fix is at \(gpsd.time ?? "")")
+
+        let ours = try #require(try Self.ourFixes(for: url).values.filter(\.isValid).min { $0.time < $1.time }, "we report no fix")
+        #expect(Self.gpsdTime(ours.time) == expected.time, "our first fix is at \(Self.gpsdTime(ours.time))")
+        #expect(ours.coordinate.map { abs($0.latitude - position.latitude) < 1e-6 && abs($0.longitude - position.longitude) < 1e-6 } == true,
+                "our first fix is at \(String(describing: ours.coordinate))")
+        #expect(ours.mode == expected.mode && ours.simulated == (expected.status == 8), "ours: mode \(ours.mode), simulated \(ours.simulated)")
     }
 }

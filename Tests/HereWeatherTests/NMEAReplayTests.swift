@@ -120,18 +120,25 @@ import Testing
     }
 
     @Test func unreadableInputsAreClearErrors() async throws {
-        for path in ["/nonexistent/log.nmea", NSTemporaryDirectory(), "/dev/null"] {
+        for path in ["/nonexistent/log.nmea", NSTemporaryDirectory()] {
             do {
                 _ = try await NMEAReplayLocationProvider(path: path).requestLocation(LocationRequest())
                 Issue.record("expected an error for \(path)")
             } catch let error as LocationError {
-                if path == "/dev/null" {
-                    #expect(error.message.contains("not a regular file"))
-                } else {
-                    #expect(error.exitStatus == .noInput)
-                    #expect(error.message.contains(path))
-                }
+                #expect(error.exitStatus == .noInput)
+                #expect(error.message.contains(path))
             }
+        }
+    }
+
+    @Test func aCharacterDeviceIsReadAsALiveFeed() async throws {
+        // /dev/null: a device that ends at once, so no fix rather than a refusal.
+        do {
+            _ = try await NMEAReplayLocationProvider(path: "/dev/null").requestLocation(LocationRequest())
+            Issue.record("expected no fix")
+        } catch let error as LocationError {
+            #expect(error.exitStatus == .noLocation)
+            #expect(error.message.contains("null ended after 0 epochs"), "\(error.message)")
         }
     }
 }

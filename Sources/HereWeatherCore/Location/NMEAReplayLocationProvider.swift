@@ -13,7 +13,12 @@ import Glibc
 /// The log keeps its own clock: "now" is the time of the latest epoch read, so max age and
 /// the timeout apply as they would have live. At `.max` speed (the default) the log is read
 /// as fast as it can be; at a factor it keeps the recorded pace. Reading streams the file
-/// in constant memory.
+/// in constant memory, and stops at the request's wall-clock deadline or when the task is
+/// cancelled, however large the file.
+///
+/// A FIFO, a pipe (`--replay <(gpspipe -r)`) or a character device is read as a live feed:
+/// it is opened without waiting for a writer and read as data arrives, until its writer
+/// closes it or the deadline.
 public struct NMEAReplayLocationProvider: LocationProvider {
     public var source: LocationSource { .nmea }
     public let path: String
@@ -26,14 +31,19 @@ public struct NMEAReplayLocationProvider: LocationProvider {
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let (path, speed) = (self.path, self.speed)
-        return try await BlockingCall.run { Result { try Self.replay(path: path, speed: speed, request: request) } }
+        let cancellation = NMEACancellation()
+        return try await BlockingCall.run({
+            Result { try Self.replay(path: path, speed: speed, request: request, cancellation: cancellation) }
+        }, onCancel: { cancellation.cancel() })
     }
 
-    static func replay(path: String, speed: ReplaySpeed, request: LocationRequest) throws -> Location {
+    static func replay(path: String, speed: ReplaySpeed, request: LocationRequest,
+                       cancellation: NMEACancellation = NMEACancellation()) throws -> Location {
         let descriptor = try open(path)
         defer { close(descriptor) }
-        var stream = NMEAStream(fileDescriptor: descriptor, today: Date())
-        var playback = NMEAPlayback(request: request, speed: speed)
+        let limit = NMEAReadLimit(deadline: request.deadline, cancellation: cancellation)
+        var stream = NMEAStream(fileDescriptor: descriptor, today: Date(), limit: limit)
+        var playback = NMEAPlayback(request: request, speed: speed, cancellation: cancellation)
         var reachedDeadline = false
         while let fix = stream.nextFix() {
             switch playback.take(fix) {
@@ -42,6 +52,11 @@ public struct NMEAReplayLocationProvider: LocationProvider {
             case .deadline: reachedDeadline = true
             }
             break
+        }
+        switch stream.stopReason {
+        case .cancelled: throw CancellationError()
+        case .deadline: reachedDeadline = true
+        case nil: break
         }
         if let error = stream.readError {
             throw LocationError.nmeaUnreadable(path: path, reason: String(cString: strerror(error)))
@@ -56,17 +71,20 @@ public struct NMEAReplayLocationProvider: LocationProvider {
         throw LocationError.noFix(source: "NMEA", seconds: request.timeoutSeconds, seen: seen)
     }
 
-    /// Opens a regular file for reading; directories and missing files are clear errors.
+    /// Opens a log (regular file) or a live feed (FIFO, pipe, character device) for reading,
+    /// without waiting: `O_NONBLOCK`, so a FIFO with no writer cannot hold up the open.
+    /// Directories, missing files and other kinds of file are clear errors.
     static func open(_ path: String) throws -> Int32 {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             throw LocationError.nmeaUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
         var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+        let kind = fstat(descriptor, &info) == 0 ? info.st_mode & S_IFMT : S_IFREG
+        guard kind == S_IFREG || kind == S_IFIFO || kind == S_IFCHR else {
             close(descriptor)
-            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory"
-                : "it is not a regular file (for a serial receiver, run gpsd on it and use the gpsd source)"
+            let what = kind == S_IFDIR ? "it is a directory"
+                : "it is not a file, pipe or character device"
             throw LocationError.nmeaUnreadable(path: path, reason: what)
         }
         return descriptor

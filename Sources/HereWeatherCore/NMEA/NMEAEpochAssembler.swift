@@ -12,7 +12,25 @@ import Foundation
 /// that from the date given at creation, and roll forward when the time of day wraps past
 /// midnight. Satellites in view persist until new GSV sentences replace them, since many
 /// receivers send GSV less often than positions.
+///
+/// When an epoch is a fix follows gpsd 3.22 (`driver_nmea0183.c`) where it is stricter:
+/// - a GGA with fewer than 3 satellites used is no fix, whatever its quality says;
+/// - a simulator's RMC or GLL (mode indicator S) with status V, which the standard asks of
+///   any mode but A or D, says nothing either way: its GGA (quality 8) decides, and the fix
+///   is marked simulated (gpsd's status 8);
+/// - a log's first epoch counts only when it opens with the sentence the next epoch opens
+///   with: a log that begins mid-epoch (a capture started while the receiver was talking)
+///   has an incomplete first epoch, which gpsd never reports either.
 public struct NMEAEpochAssembler: Sendable {
+    /// Fewer satellites than this in a GGA mean no fix (gpsd 3.22 `processGGA`).
+    static let minimumSatellites = 3
+
+    /// The kind and talker of the first timed sentence of an epoch.
+    struct Opener: Sendable, Equatable {
+        var kind: Int
+        var talker: NMEATalker
+    }
+
     /// What one epoch has said so far.
     struct Epoch: Sendable {
         var time: NMEATimeOfDay?
@@ -32,6 +50,9 @@ public struct NMEAEpochAssembler: Sendable {
         var gnsAltitude: Double?
         var gstSigmas: (latitude: Double, longitude: Double)?
         var simulated = false
+        /// The first epoch of the log, which may have begun mid-epoch.
+        var isFirst = false
+        var opener: Opener?
     }
 
     /// The latest GSV total of one talker, and the epoch it came in.
@@ -46,6 +67,7 @@ public struct NMEAEpochAssembler: Sendable {
     private var previousTime: NMEATimeOfDay?
     private var inView: [InView] = []
     private var epochNumber = 0
+    private var startedAny = false
 
     /// Starts with `date` as the UTC date until an RMC or ZDA gives one.
     public init(date: NMEADate) {
@@ -64,7 +86,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let time = sentence.time {
             if let current = epoch, let currentTime = current.time {
                 if currentTime != time {
-                    emitted = summary(of: current)
+                    emitted = summary(of: current, nextOpener: Self.opener(of: sentence))
                     epoch = startEpoch(at: time)
                 }
             } else if var current = epoch {
@@ -75,8 +97,9 @@ public struct NMEAEpochAssembler: Sendable {
             } else {
                 epoch = startEpoch(at: time)
             }
+            if epoch?.opener == nil { epoch?.opener = Self.opener(of: sentence) }
         } else if epoch == nil {
-            epoch = Epoch(time: nil, date: date)
+            epoch = newEpoch(time: nil)
         }
         if var current = epoch {
             apply(sentence, to: &current)
@@ -88,13 +111,34 @@ public struct NMEAEpochAssembler: Sendable {
     /// The last epoch's fix, if any; the assembler is then empty.
     public mutating func finish() -> NMEAFix? {
         defer { epoch = nil }
-        return epoch.flatMap(summary(of:))
+        return epoch.flatMap { summary(of: $0, nextOpener: nil) }
     }
 
     private mutating func startEpoch(at time: NMEATimeOfDay) -> Epoch {
         epochNumber += 1
         rollOver(to: time)
-        return Epoch(time: time, date: date)
+        return newEpoch(time: time)
+    }
+
+    private mutating func newEpoch(time: NMEATimeOfDay?) -> Epoch {
+        var epoch = Epoch(time: time, date: date)
+        epoch.isFirst = !startedAny
+        startedAny = true
+        return epoch
+    }
+
+    static func opener(of sentence: NMEASentence) -> Opener {
+        let kind = switch sentence {
+        case .gga: 0
+        case .rmc: 1
+        case .gll: 2
+        case .gns: 3
+        case .gsa: 4
+        case .gst: 5
+        case .gsv: 6
+        case .zda: 7
+        }
+        return Opener(kind: kind, talker: sentence.talker)
     }
 
     /// Moves the date on a day when the time of day goes back by more than twelve hours.
@@ -108,18 +152,18 @@ public struct NMEAEpochAssembler: Sendable {
     private mutating func apply(_ sentence: NMEASentence, to epoch: inout Epoch) {
         switch sentence {
         case .gga(let gga):
-            let valid = (gga.quality ?? 0) > 0
+            let valid = (gga.quality ?? 0) > 0 && (gga.satellitesUsed ?? Self.minimumSatellites) >= Self.minimumSatellites
             position(gga.coordinate, valid: valid, in: &epoch)
             if gga.quality == 8 { epoch.simulated = true }
             epoch.ggaHDOP = gga.hdop ?? epoch.ggaHDOP
             epoch.ggaSatellites = gga.satellitesUsed ?? epoch.ggaSatellites
             epoch.ggaAltitude = gga.altitude ?? epoch.ggaAltitude
         case .rmc(let rmc):
-            position(rmc.coordinate, valid: rmc.status == UInt8(ascii: "A") && rmc.mode != UInt8(ascii: "N"), in: &epoch)
+            position(rmc.coordinate, valid: Self.says(status: rmc.status, mode: rmc.mode), in: &epoch)
             if rmc.mode == UInt8(ascii: "S") { epoch.simulated = true }
             if let day = rmc.date { setDate(day, in: &epoch) }
         case .gll(let gll):
-            position(gll.coordinate, valid: gll.status == UInt8(ascii: "A") && gll.mode != UInt8(ascii: "N"), in: &epoch)
+            position(gll.coordinate, valid: Self.says(status: gll.status, mode: gll.mode), in: &epoch)
             if gll.mode == UInt8(ascii: "S") { epoch.simulated = true }
         case .gns(let gns):
             let valid = gns.modes.contains { $0 != UInt8(ascii: "N") }
@@ -143,11 +187,19 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    private func position(_ coordinate: Coordinate?, valid: Bool, in epoch: inout Epoch) {
-        if valid, let coordinate {
+    /// Whether an RMC or GLL says the fix is valid (status A, mode not N), void, or, for a
+    /// simulator's status V (mode S), nothing.
+    static func says(status: UInt8?, mode: UInt8?) -> Bool? {
+        if mode == UInt8(ascii: "S"), status != UInt8(ascii: "A") { return nil }
+        return status == UInt8(ascii: "A") && mode != UInt8(ascii: "N")
+    }
+
+    /// Records a position sentence's verdict (`nil`: none) and its coordinate.
+    private func position(_ coordinate: Coordinate?, valid: Bool?, in epoch: inout Epoch) {
+        if valid == true, let coordinate {
             epoch.sawValid = true
             epoch.validCoordinate = coordinate
-        } else if !valid {
+        } else if valid == false {
             epoch.sawVoid = true
         }
         if let coordinate { epoch.lastCoordinate = coordinate }
@@ -170,10 +222,12 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    private func summary(of epoch: Epoch) -> NMEAFix? {
+    /// The epoch's fix; `nextOpener` is how the next epoch opens (`nil` at the end of the log).
+    private func summary(of epoch: Epoch, nextOpener: Opener?) -> NMEAFix? {
         guard let time = epoch.time else { return nil }
         let seconds = Double(epoch.date.daysSinceEpoch) * 86_400 + time.secondsOfDay
-        let valid = epoch.sawValid && !epoch.sawVoid && (epoch.gsaMode ?? 2) >= 2
+        let beganMidEpoch = epoch.isFirst && nextOpener != nil && epoch.opener != nextOpener
+        let valid = epoch.sawValid && !epoch.sawVoid && (epoch.gsaMode ?? 2) >= 2 && !beganMidEpoch
         let altitude = epoch.ggaAltitude ?? epoch.gnsAltitude
         let mode = valid ? (epoch.gsaMode ?? (altitude == nil ? 2 : 3)) : 1
         let hdop = epoch.ggaHDOP ?? epoch.gnsHDOP ?? epoch.gsaHDOP

@@ -11,8 +11,9 @@ public struct NMEAFix: Sendable, Equatable {
     public var time: Date
     /// The position, when any sentence of the epoch carried one (even a stale one).
     public var coordinate: Coordinate?
-    /// Whether the receiver says the position is a real fix (GGA quality > 0, RMC/GLL status
-    /// A, GNS mode not all N, GSA mode ≥ 2). A void epoch may still carry old coordinates.
+    /// Whether the receiver says the position is a real fix (GGA quality > 0 with at least 3
+    /// satellites used, RMC/GLL status A, GNS mode not all N, GSA mode ≥ 2) in a complete
+    /// epoch (see `NMEAEpochAssembler`). A void epoch may still carry old coordinates.
     public var isValid: Bool
     /// 1 (no fix), 2 (2D) or 3 (3D): from GSA when present, else inferred.
     public var mode: Int

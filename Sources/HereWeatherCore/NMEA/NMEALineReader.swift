@@ -10,6 +10,11 @@ import Darwin
 /// Lines end in CR LF, LF or a lone CR; empty lines are dropped. A line longer than
 /// `NMEAParser.maximumLineLength` is skipped without being buffered whole. Any byte value,
 /// NUL included, may appear inside a line. The reader does not close the descriptor.
+///
+/// A descriptor is read until its end or its `NMEAReadLimit` (the request's deadline or a
+/// cancellation), checked before every chunk. A pipe, FIFO or device, which can have no data
+/// for ever, is waited on with `poll` in short slices instead of a blocking `read`; open it
+/// with `O_NONBLOCK`.
 public struct NMEALineReader: Sendable {
     /// The chunk read at a time, and the buffer's fixed size.
     public static let defaultChunkSize = 64 * 1024
@@ -20,6 +25,9 @@ public struct NMEALineReader: Sendable {
     }
 
     private var source: Source
+    private let limit: NMEAReadLimit
+    /// Whether reads may find no data yet (not a regular file): wait for it with `poll`.
+    private var waitsForData = false
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0
@@ -36,16 +44,23 @@ public struct NMEALineReader: Sendable {
     public private(set) var overlongLinesSkipped = 0
     /// The `errno` of a failed `read`, which ends the input.
     public private(set) var readError: Int32?
+    /// Why reading stopped before the end of the input, if it did.
+    public private(set) var stopReason: NMEAReadLimit.Reason?
 
-    /// Reads from `fileDescriptor`, which stays open and owned by the caller.
-    public init(fileDescriptor: Int32, chunkSize: Int = defaultChunkSize) {
+    /// Reads from `fileDescriptor`, which stays open and owned by the caller, until its end
+    /// or `limit`.
+    public init(fileDescriptor: Int32, limit: NMEAReadLimit = .none, chunkSize: Int = defaultChunkSize) {
         source = .descriptor(fileDescriptor)
+        self.limit = limit
+        var info = stat()
+        waitsForData = fstat(fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
         buffer = [UInt8](repeating: 0, count: max(chunkSize, 2 * NMEAParser.maximumLineLength))
     }
 
     /// Reads from bytes in memory, `chunkSize` at a time (as a descriptor would be read).
     public init(bytes: [UInt8], chunkSize: Int = defaultChunkSize) {
         source = .memory(bytes, position: 0)
+        limit = .none
         buffer = [UInt8](repeating: 0, count: max(chunkSize, 2 * NMEAParser.maximumLineLength))
     }
 
@@ -114,10 +129,10 @@ public struct NMEALineReader: Sendable {
                 end = remaining
             }
             if !fill() {
-                // The last line may lack an ending.
+                // The last line may lack an ending; a read cut short leaves a partial one.
                 let lineStart = start, lineEnd = end
                 start = end
-                guard !skippingLongLine, lineEnd > lineStart, lineEnd - lineStart <= maximum else { return nil }
+                guard stopReason == nil, !skippingLongLine, lineEnd > lineStart, lineEnd - lineStart <= maximum else { return nil }
                 linesRead += 1
                 return try buffer.withUnsafeBufferPointer { bytes in
                     try body(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
@@ -134,15 +149,7 @@ public struct NMEALineReader: Sendable {
         let count: Int
         switch source {
         case .descriptor(let descriptor):
-            var result = 0
-            repeat {
-                let offset = end
-                result = buffer.withUnsafeMutableBytes { bytes in
-                    read(descriptor, bytes.baseAddress.map { $0 + offset }, room)
-                }
-            } while result < 0 && errno == EINTR
-            if result < 0 { readError = errno }
-            count = max(result, 0)
+            count = readChunk(from: descriptor, room: room)
         case .memory(let bytes, let position):
             count = min(room, bytes.count - position)
             if count > 0 {
@@ -163,5 +170,28 @@ public struct NMEALineReader: Sendable {
         end += count
         bytesRead += count
         return true
+    }
+
+    /// Reads up to `room` bytes after `end`: 0 at the end of the input, on an error
+    /// (`readError`) or when the limit stops it (`stopReason`).
+    private mutating func readChunk(from descriptor: Int32, room: Int) -> Int {
+        while true {
+            if let reason = limit.reason() ?? (waitsForData ? limit.waitForData(on: descriptor) : nil) {
+                stopReason = reason
+                return 0
+            }
+            let offset = end
+            let result = buffer.withUnsafeMutableBytes { bytes in
+                read(descriptor, bytes.baseAddress.map { $0 + offset }, room)
+            }
+            if result >= 0 { return result }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: waitsForData = true
+            case let error:
+                readError = error
+                return 0
+            }
+        }
     }
 }

@@ -30,17 +30,26 @@ struct NMEAPlayback {
     private(set) var epochs = 0
     private(set) var satellitesInView: Int?
     private(set) var satellitesUsed: Int?
-    /// Waits between epochs at a finite speed; replaced in tests.
-    var sleep: (Duration) -> Void = { duration in
-        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 { request = remaining }
-    }
+    /// Waits between epochs at a finite speed, returning early on a cancellation; replaced in tests.
+    var sleep: (Duration) -> Void
 
-    init(request: LocationRequest, speed: ReplaySpeed) {
+    init(request: LocationRequest, speed: ReplaySpeed, cancellation: NMEACancellation? = nil) {
         selector = FixSelector(request: request)
         self.speed = speed
+        sleep = { duration in Self.sleep(for: duration, unless: cancellation) }
+    }
+
+    /// Sleeps for `duration` in slices, so that a cancellation ends the wait within one.
+    static func sleep(for duration: Duration, unless cancellation: NMEACancellation?) {
+        let end = ContinuousClock.now + duration
+        while cancellation?.isCancelled != true {
+            let left = min(ContinuousClock.now.duration(to: end), NMEAReadLimit.waitSlice)
+            guard left > .zero else { return }
+            let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+            var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+            var remaining = timespec()
+            while nanosleep(&request, &remaining) != 0 { request = remaining }
+        }
     }
 
     /// Takes the next epoch of the log.

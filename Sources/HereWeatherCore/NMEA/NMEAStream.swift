@@ -26,9 +26,10 @@ public struct NMEAStream: Sendable {
         assembler = NMEAEpochAssembler(date: date)
     }
 
-    /// Reads `fileDescriptor` (left open); `today` gives the UTC date until the log gives one.
-    public init(fileDescriptor: Int32, today: Date) {
-        reader = NMEALineReader(fileDescriptor: fileDescriptor)
+    /// Reads `fileDescriptor` (left open) until its end or `limit`; `today` gives the UTC date
+    /// until the log gives one.
+    public init(fileDescriptor: Int32, today: Date, limit: NMEAReadLimit = .none) {
+        reader = NMEALineReader(fileDescriptor: fileDescriptor, limit: limit)
         assembler = NMEAEpochAssembler(today: today)
     }
 
@@ -46,8 +47,11 @@ public struct NMEAStream: Sendable {
     public var overlongLinesSkipped: Int { reader.overlongLinesSkipped }
     /// The `errno` of a failed read, which ended the input early.
     public var readError: Int32? { reader.readError }
+    /// Why reading stopped before the end of the input (deadline or cancellation), if it did.
+    public var stopReason: NMEAReadLimit.Reason? { reader.stopReason }
 
-    /// The next epoch's fix, or `nil` once the input is exhausted.
+    /// The next epoch's fix, or `nil` once the input is exhausted. An epoch cut off by the
+    /// read limit is incomplete and never returned.
     public mutating func nextFix() -> NMEAFix? {
         while let outcome = reader.withNextLine({ NMEAParser.decode($0) }) {
             switch outcome {
@@ -62,7 +66,7 @@ public struct NMEAStream: Sendable {
             case .ignored: break
             }
         }
-        guard !finished else { return nil }
+        guard !finished, reader.stopReason == nil else { return nil }
         finished = true
         let last = assembler.finish()
         if last != nil { fixesEmitted += 1 }

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A flag that tells a blocking NMEA read to stop: set from a task's cancellation handler,
+/// read by the reading thread between chunks and while it waits for data.
+public final class NMEACancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+}
+
+/// When reading NMEA input must stop before the input ends: the request's deadline
+/// (wall clock) or a cancellation. Checked once per chunk read, never per line.
+public struct NMEAReadLimit: Sendable {
+    /// Why reading stopped early.
+    public enum Reason: Sendable, Equatable {
+        case deadline
+        case cancelled
+    }
+
+    /// The longest single wait for data, so a cancellation is seen within it.
+    static let waitSlice: Duration = .milliseconds(100)
+
+    public var deadline: ContinuousClock.Instant?
+    public var cancellation: NMEACancellation?
+
+    /// No limit: read to the end of the input.
+    public static let none = NMEAReadLimit()
+
+    public init(deadline: ContinuousClock.Instant? = nil, cancellation: NMEACancellation? = nil) {
+        self.deadline = deadline
+        self.cancellation = cancellation
+    }
+
+    /// Why reading must stop now, or `nil` to go on.
+    func reason() -> Reason? {
+        if cancellation?.isCancelled == true { return .cancelled }
+        if let deadline, ContinuousClock.now >= deadline { return .deadline }
+        return nil
+    }
+
+    /// Waits until `descriptor` has data, or its writer has gone, or an error; returns why it
+    /// stopped waiting early instead. Used for pipes, FIFOs and devices, whose reads can wait
+    /// for ever (a FIFO with no writer yet has neither data nor an end).
+    func waitForData(on descriptor: Int32) -> Reason? {
+        while true {
+            if let reason = reason() { return reason }
+            var slice = Self.waitSlice
+            if let deadline { slice = min(slice, ContinuousClock.now.duration(to: deadline)) }
+            let milliseconds = max(1, Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, milliseconds)
+            if ready > 0 { return nil }
+            // A poll error other than an interruption is left for the read to report.
+            if ready < 0, errno != EINTR { return nil }
+        }
+    }
+}
