@@ -289,6 +289,11 @@ def gns(talker, t, lat, lon, modes, nsat, hdop, alt, sep, nav_status="V",
         f1(alt), f1(sep), nav_status))
 
 
+def zda(talker, t, tdec=2):
+    return sentence("%sZDA,%s,%02d,%02d,%04d,00,00" % (
+        talker, fmt_time(t, tdec), t.day, t.month, t.year))
+
+
 def error_ellipse(major, minor, orient_deg):
     """lat/lon 1-sigma implied by an error ellipse (orientation from north)."""
     th = math.radians(orient_deg)
@@ -1034,10 +1039,10 @@ def build_simulator_status_v():
 # --------------------------------------------------------------------------
 
 def build_zero_satellites():
-    """A receiver coasting on its last solution after a cold start: GGA says
-    quality 1 but 0 satellites used, RMC says A with mode E (estimated), GSA
-    mode 2 with no satellites.  Order RMC, VTG, GGA, GSA, GSV (GLL off), so
-    GGA is the last sentence with a time: it ends gpsd's cycle."""
+    """A receiver set to GGA, GSA, GSV and ZDA (no RMC), coasting on its last
+    solution after a start: GGA says quality 1 but 0 satellites used, GSA
+    mode 2 with no satellites.  Order ZDA, GGA, GSA, GSV: GGA is the last
+    sentence with a time, so it ends gpsd's cycle."""
     fx = Fixture("zero-satellites.nmea")
     rnd = random.Random(1401)
     t0 = dt.datetime(2026, 11, 22, 18, 5, 0)
@@ -1050,20 +1055,15 @@ def build_zero_satellites():
         t = t0 + dt.timedelta(seconds=i)
         if i > 0:
             lat, lon = step(lat, lon, v, c, 1.0)
-        coasting = i < 6
-        if coasting:
+        fx.add(zda("GP", t))
+        if i < 6:
             # the old solution, dead-reckoned: an estimate, not a fix
-            fx.add(rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="E"))
-            fx.add(vtg("GP", c, v / KNOT, mode="E"))
             fx.add(gga("GP", t, lat, lon, 1, 0, 99.99, 20.0, -28.5))
             fx.add(gsa("GP", 2, [], 99.99, 99.99, 99.99))
-            entries = [(s.prn, s.el(i), s.az(i), None) for s in sky]
-            fx.addall(gsv("GP", entries))
+            fx.addall(gsv("GP", [(s.prn, s.el(i), s.az(i), None) for s in sky]))
             continue
         used = best_sats(sky, i, 6)
         pdop, hdop, vdop = dops(6)
-        fx.add(rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="A"))
-        fx.add(vtg("GP", c, v / KNOT, mode="A"))
         fx.add(gga("GP", t, lat, lon, 1, 6, hdop, 20.0, -28.5))
         fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
         fx.addall(gsv("GP", [(s.prn, s.el(i), s.az(i), snr_of(s, i, rnd)) for s in sky]))
@@ -1127,7 +1127,7 @@ BUILDERS = [build_cold_start, build_drive, build_fix_lost, build_bad_checksums,
 EXPECTED_FIELDS = {
     # sentence type -> allowed data-field counts (after the address field)
     "GGA": {14}, "RMC": {11, 12, 13}, "GSA": {17, 18}, "GST": {8},
-    "GLL": {6, 7}, "VTG": {9}, "GNS": {12, 13},
+    "GLL": {6, 7}, "VTG": {9}, "GNS": {12, 13}, "ZDA": {6},
 }
 
 
