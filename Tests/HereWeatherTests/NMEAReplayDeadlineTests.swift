@@ -70,6 +70,22 @@ import Glibc
         #expect(result.stderr.contains("No NMEA fix within 1 s"), "\(result.stderr)")
     }
 
+    @Test func theReaderStopsAtItsLimitWhileAPipeHasNoWholeLine() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        // A line cut short by the deadline is not handed out.
+        _ = "$GPGGA,1".withCString { Glibc.write(ends[1], $0, 8) }
+        var reader = NMEALineReader(fileDescriptor: ends[0], limit: NMEAReadLimit(deadline: .now + .milliseconds(200)))
+        #expect(reader.withNextLine { _ in () } == nil)
+        #expect(reader.stopReason == .deadline && reader.bytesRead == 8)
+        let cancellation = NMEACancellation()
+        cancellation.cancel()
+        var cancelled = NMEALineReader(fileDescriptor: ends[0], limit: NMEAReadLimit(cancellation: cancellation))
+        #expect(cancelled.withNextLine { _ in () } == nil)
+        #expect(cancelled.stopReason == .cancelled)
+    }
+
     static func config(sources: String, nmeaPath: String) -> String {
         """
         version = 1

@@ -49,7 +49,7 @@ public struct NMEALineReader: Sendable {
 
     /// Reads from `fileDescriptor`, which stays open and owned by the caller, until its end
     /// or `limit`.
-    public init(fileDescriptor: Int32, limit: NMEAReadLimit = .none, chunkSize: Int = defaultChunkSize) {
+    public init(fileDescriptor: Int32, limit: NMEAReadLimit = .unlimited, chunkSize: Int = defaultChunkSize) {
         source = .descriptor(fileDescriptor)
         self.limit = limit
         var info = stat()
@@ -60,7 +60,7 @@ public struct NMEALineReader: Sendable {
     /// Reads from bytes in memory, `chunkSize` at a time (as a descriptor would be read).
     public init(bytes: [UInt8], chunkSize: Int = defaultChunkSize) {
         source = .memory(bytes, position: 0)
-        limit = .none
+        limit = .unlimited
         buffer = [UInt8](repeating: 0, count: max(chunkSize, 2 * NMEAParser.maximumLineLength))
     }
 

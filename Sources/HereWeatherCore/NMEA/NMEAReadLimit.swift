@@ -33,7 +33,7 @@ public struct NMEAReadLimit: Sendable {
     public var cancellation: NMEACancellation?
 
     /// No limit: read to the end of the input.
-    public static let none = NMEAReadLimit()
+    public static let unlimited = NMEAReadLimit()
 
     public init(deadline: ContinuousClock.Instant? = nil, cancellation: NMEACancellation? = nil) {
         self.deadline = deadline

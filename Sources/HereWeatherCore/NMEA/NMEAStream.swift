@@ -28,7 +28,7 @@ public struct NMEAStream: Sendable {
 
     /// Reads `fileDescriptor` (left open) until its end or `limit`; `today` gives the UTC date
     /// until the log gives one.
-    public init(fileDescriptor: Int32, today: Date, limit: NMEAReadLimit = .none) {
+    public init(fileDescriptor: Int32, today: Date, limit: NMEAReadLimit = .unlimited) {
         reader = NMEALineReader(fileDescriptor: fileDescriptor, limit: limit)
         assembler = NMEAEpochAssembler(today: today)
     }
