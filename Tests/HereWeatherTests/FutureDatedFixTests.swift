@@ -9,16 +9,9 @@ import Testing
 /// 60 s of clock skew allowed) now refuses future fixes from gpsd, an NMEA log and the
 /// remembered location, and a fix keeps the time its source gave.
 @Suite(.serialized) struct FutureDatedFixTests {
+    /// gpsd at `port`, always allowed, and no other source.
     func gpsdConfig(port: UInt16) -> String {
-        """
-        version = 1
-        [location]
-        sources = ["gpsd"]
-        [location.gpsd]
-        permission = "allow"
-        host = "127.0.0.1"
-        port = \(port)
-        """
+        GPSDFaultTests().config(port: port, fallback: false)
     }
 
     /// Ten epochs of a 3D fix near Tampa dated `offset` seconds from now (RMC first, so

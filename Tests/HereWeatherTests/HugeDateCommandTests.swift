@@ -12,15 +12,7 @@ import Testing
 
     /// A config with the fixed Tampa location and `provider` at `server`.
     func config(_ provider: String, server: FixtureServer) -> String {
-        """
-        version = 1
-        [location]
-        sources = ["fixed"]
-        [location.fixed]
-        latitude = 27.9506
-        longitude = -82.4572
-        name = "Tampa"
-        accuracy = 1000
+        WeatherServicesCommandTests().fixedConfig("""
         [weather]
         provider = "\(provider)"
         timeout = 30
@@ -28,7 +20,7 @@ import Testing
         base_url = "\(server.baseURL)"
         \(provider == "metno" ? #"contact = "ops@example.org""# : "")
         \(provider == "pirateweather" ? #"api_key = "k-0000-test""# : "")
-        """
+        """)
     }
 
     /// `fixture` (a JSON object) with `change` applied, serialised again.

@@ -30,8 +30,6 @@ struct NMEAPlayback {
     private(set) var epochs = 0
     private(set) var satellitesInView: Int?
     private(set) var satellitesUsed: Int?
-    /// This machine's clock, for fixes dated in the future; replaced in tests.
-    var wallClock: () -> Date = { Date() }
     /// Waits between epochs at a finite speed; replaced in tests.
     var sleep: (Duration) -> Void = { duration in
         let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
@@ -67,7 +65,7 @@ struct NMEAPlayback {
         previousTime = fix.time
         guard let location = Self.location(from: fix) else { return .next }
         // A date the log gave is judged against this machine's clock; one the replay assumed is not.
-        return selector.consider(location, now: fix.time, clock: fix.dateFromLog ? wallClock() : nil).map(Step.answer) ?? .next
+        return selector.consider(location, now: fix.time, clock: fix.dateFromLog ? Date() : nil).map(Step.answer) ?? .next
     }
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.
