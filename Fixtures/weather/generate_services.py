@@ -448,6 +448,9 @@ def build_onecall():
     body = {"lat": 27.95, "lon": -82.46, "timezone": "America/New_York", "timezone_offset": offset,
             "current": current, "hourly": hourly, "daily": daily, "alerts": alerts}
     write("openweathermap/onecall-tampa-metric.json", dump(body))
+    # One Call bodies before 2020 had no `timezone_offset`: the same body without it.
+    del body["timezone_offset"]
+    write("openweathermap/onecall-2020-no-offset.json", dump(body))
     write("openweathermap/error-401-onecall.json",
           '{"cod":401, "message": "Please note that using One Call 3.0 requires a separate subscription to the One Call by Call plan. Learn more here https://openweathermap.org/price. If you have a valid subscription to the One Call by Call plan, but still receive this error, then please see https://openweathermap.org/faq#error401 for more info."}')
 

@@ -75,6 +75,7 @@ struct hw_gps_update {
     double latitude, longitude, alt_msl;
     double eph, epx, epy;    /* metres; NaN when unknown */
     double hdop;
+    bool has_time;           /* TIME_SET: the report had a time */
     double time;             /* seconds since 1970; 0 when the report had no time */
     bool has_devices;        /* DEVICELIST_SET: a DEVICES report arrived */
     int device_count;
@@ -102,6 +103,7 @@ static inline struct hw_gps_update hw_gps_update(const struct gps_data_t *data) 
     u.epx = data->fix.epx;
     u.epy = data->fix.epy;
     u.hdop = data->dop.hdop;
+    u.has_time = (data->set & TIME_SET) != 0;
     u.time = (data->set & TIME_SET) ? (double)data->fix.time.tv_sec + (double)data->fix.time.tv_nsec / 1e9 : 0;
     u.has_devices = (data->set & DEVICELIST_SET) != 0;
     u.device_count = data->devices.ndevices;

@@ -147,7 +147,10 @@ final class GPSDSession: @unchecked Sendable {
         return Location(
             coordinate: Coordinate(latitude: update.latitude, longitude: update.longitude),
             horizontalAccuracy: accuracy,
-            timestamp: update.time > 0 ? Date(timeIntervalSince1970: update.time) : Date(),
+            // A report without a time is gpsd's current fix; one with a time keeps it, however
+            // old (max age judges it) or late (`FixSelector.isFutureDated` refuses it, and a
+            // time outside `LocalTime.range` with it).
+            timestamp: update.has_time ? LocalTime.date(secondsSince1970: update.time) ?? .distantFuture : Date(),
             source: .gpsd,
             altitude: update.mode >= MODE_3D && update.alt_msl.isFinite ? update.alt_msl : nil,
             accuracyIsEstimate: estimated,
@@ -160,7 +163,7 @@ final class GPSDSession: @unchecked Sendable {
         var parts: [String] = []
         parts.append(devices.isEmpty ? "gpsd on \(address) reported no receiver yet" : "receiver on \(devices.joined(separator: ", "))")
         parts.append("\(satellitesVisible) satellites seen, \(satellitesUsed) used")
-        if selector.staleFixesSeen > 0 { parts.append("\(selector.staleFixesSeen) fixes older than the max age ignored") }
+        parts += selector.ignored
         return parts.joined(separator: ", ")
     }
 

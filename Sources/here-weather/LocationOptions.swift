@@ -72,11 +72,13 @@ struct LocationOptions: ParsableArguments {
         if let accuracy, DesiredAccuracy(accuracy) == nil {
             throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(accuracy)\").")
         }
-        if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be a number of seconds from 0 to 3600.")
+        let bounds = Configuration.LocationSettings.self
+        if let timeout, !bounds.timeoutRange.contains(timeout) {
+            throw ValidationError("--timeout must be a number of seconds from \(Self.format(bounds.timeoutRange)).")
         }
-        if let maxAge, maxAge != "off", Double(maxAge).map({ $0.isFinite && $0 > 0 }) != true {
-            throw ValidationError("--max-age must be a number of seconds or 'off' (got \"\(maxAge)\").")
+        if let maxAge, maxAge != "off", Double(maxAge).map(bounds.maxAgeRange.contains) != true {
+            throw ValidationError("--max-age must be a number of seconds from \(Self.format(bounds.maxAgeRange)), "
+                                  + "or 'off' (got \"\(maxAge)\").")
         }
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
             throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(replaySpeed)\").")
@@ -90,6 +92,11 @@ struct LocationOptions: ParsableArguments {
         if replaySpeed != nil && replay == nil {
             throw ValidationError("--replay-speed goes with --replay FILE.")
         }
+    }
+
+    /// "1 to 3600".
+    static func format(_ range: ClosedRange<Double>) -> String {
+        "\(Int(range.lowerBound)) to \(Int(range.upperBound))"
     }
 
     /// The config file's path: --config, else the environment's.

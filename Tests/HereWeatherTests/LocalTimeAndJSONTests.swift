@@ -255,4 +255,39 @@ import Testing
         #expect(Formatting.compass(.nan) == nil)
         #expect(Formatting.compass(.infinity) == nil)
     }
+
+    // MARK: Times from outside, bounded where they enter
+
+    /// Year 300000000000 in a body or an HTTP date trapped (integer overflow) turning into a
+    /// Date; offsets of 1e300 and Int.min trapped too. Each is refused or clamped now.
+    @Test func timesAndOffsetsOutsideTheRangeAreRefused() {
+        #expect(LocalTime(iso8601: "300000000000-11-22T20:00") == nil)
+        #expect(LocalTime(iso8601: "10000-01-01") == nil)
+        #expect(LocalTime(iso8601: "0-01-01") == nil)
+        #expect(LocalTime(iso8601: "9999-12-31T23:59")?.date(utcOffset: 0) == Date(timeIntervalSince1970: 253_402_300_740))
+        #expect(LocalTime(iso8601: "0001-01-01")?.date(utcOffset: 0) == Date(timeIntervalSince1970: LocalTime.range.lowerBound))
+        #expect(HTTPFreshness.parseDate("Sun, 06 Nov 300000000000 08:49:37 GMT") == nil)
+        #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 300000000000 08:49:37 GMT",
+                                            "date": "Sat, 05 Nov 300000000000 08:49:37 GMT"]) == nil)
+        #expect(JSONValue.number(1e300).unixTime == nil)
+        #expect(JSONValue.number(-1e300).date(utcOffset: 0) == nil)
+        #expect(JSONValue.number(1_795_374_878).unixTime == Date(timeIntervalSince1970: 1_795_374_878))
+        #expect(LocalTime.utcOffset(seconds: 1e300) == nil)
+        #expect(LocalTime.utcOffset(seconds: 64_801) == nil)
+        #expect(LocalTime.utcOffset(seconds: .nan) == nil)
+        #expect(LocalTime.utcOffset(seconds: -18_000) == -18_000)
+        #expect(LocalTime.nominalOffset(longitude: 1e300) == nil)
+        #expect(LocalTime.nominalOffset(longitude: -82.46) == -18_000)
+    }
+
+    @Test func arithmeticOnAnyValueDoesNotTrap() {
+        let huge = LocalTime(year: 300_000_000_000, month: 11, day: 22)
+        #expect(huge.date(utcOffset: .max) == LocalTime(year: 9999, month: 11, day: 22).date(utcOffset: 64_800))
+        #expect(LocalTime(year: .min, month: .max, day: .min, hour: .max, minute: .min, second: .max).date(utcOffset: .min)
+                .timeIntervalSince1970.isFinite)
+        #expect(LocalTime.iso8601(Date(timeIntervalSince1970: 0), utcOffset: .min) == "1969-12-31T06:00:00-18:00")
+        #expect(LocalTime.iso8601(Date(timeIntervalSince1970: 0), utcOffset: .max) == "1970-01-01T18:00:00+18:00")
+        #expect(LocalTime(Date(timeIntervalSince1970: .infinity), utcOffset: .max).year == 1970)
+        #expect(LocalTime(year: .max, month: 1, day: 1).weekday >= 0)
+    }
 }

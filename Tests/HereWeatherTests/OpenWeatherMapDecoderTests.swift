@@ -44,8 +44,11 @@ private func number(_ value: Any?) -> Double? {
         #expect(c.time == instant(1_795_374_878))
         #expect(approx(c.temperature, 26.43))
         #expect(approx(c.feelsLike, 26.43))
-        #expect(approx(c.temperatureMin, 25.52))
-        #expect(approx(c.temperatureMax, 27.21))
+        // Today's range from the forecast (16:00, 19:00, 22:00 EST: 26.62, 24.49, 22.33) and
+        // now (26.43), not `main.temp_min`/`temp_max` (25.52, 27.21): those are the spread of
+        // observations across the city at this moment.
+        #expect(approx(c.temperatureMin, 22.33))
+        #expect(approx(c.temperatureMax, 26.62))
         #expect(approx(c.humidity, 54))
         #expect(approx(c.pressure, 1018))
         #expect(approx(c.cloudCover, 20))
@@ -59,6 +62,14 @@ private func number(_ value: Any?) -> Double? {
         #expect(c.precipitation == nil)        // no rain or snow key
         #expect(c.sunrise == instant(1_795_348_617))
         #expect(c.sunset == instant(1_795_386_921))
+    }
+
+    /// A body alone (no forecast) has no range for today: `main.temp_min`/`temp_max` are
+    /// not one (real bodies give "-1.4 °C to -1.4 °C").
+    @Test func currentWeatherAloneHasNoRangeForToday() throws {
+        let report = try decode(Self.fixture("weather-tampa-metric.json"), .metric)
+        #expect(report.current.temperatureMin == nil)
+        #expect(report.current.temperatureMax == nil)
     }
 
     @Test func tampaHourlyIsFourThreeHourStepsFromNow() throws {

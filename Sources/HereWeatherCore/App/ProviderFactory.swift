@@ -65,11 +65,19 @@ public enum ProviderFactory {
     /// The request the configuration asks for, with command-line values taking precedence.
     public static func locationRequest(_ config: Configuration, accuracy: DesiredAccuracy?, timeout: Double?,
                                        maxAge: Double??) -> LocationRequest {
-        let seconds = timeout ?? config.location.timeout
-        let age = maxAge ?? config.location.maxAge
+        let bounds = Configuration.LocationSettings.self
+        let seconds = clamp(timeout ?? config.location.timeout, to: bounds.timeoutRange)
+        let age = (maxAge ?? config.location.maxAge).map { clamp($0, to: bounds.maxAgeRange) }
         return LocationRequest(desiredAccuracy: accuracy ?? config.location.accuracy,
                                timeout: .milliseconds(Int64(seconds * 1000)),
                                maxAge: age.map { .milliseconds(Int64($0 * 1000)) })
+    }
+
+    /// `value` within `range` (NaN as its lower end): the flags and the config file are
+    /// checked against the same ranges; this keeps any other caller's value from trapping
+    /// when it becomes a `Duration`.
+    static func clamp(_ value: Double, to range: ClosedRange<Double>) -> Double {
+        value.isNaN ? range.lowerBound : min(max(value, range.lowerBound), range.upperBound)
     }
 
     /// The geocoding service of weather provider `kind`, for `--city`. MET Norway and Pirate

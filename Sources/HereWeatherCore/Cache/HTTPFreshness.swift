@@ -44,13 +44,13 @@ public enum HTTPFreshness {
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), else `nil`.
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) in `LocalTime.years`, else `nil`.
     static func parseDate(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT",
               let day = Int(parts[1]), (1...31).contains(day),
               let month = months.firstIndex(of: parts[2].lowercased()),
-              let year = Int(parts[3]) else { return nil }
+              let year = Int(parts[3]), LocalTime.years.contains(year) else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2]) else {
             return nil

@@ -31,6 +31,11 @@ public struct Configuration: Sendable, Equatable {
         public var ip = IPSettings()
         /// Permissions written in the config (`[location.<source>] permission`), by source.
         public var permissions: [LocationSource: LocationPermission] = [:]
+
+        /// The seconds `timeout` may be, in the config file and as `--timeout` alike.
+        public static let timeoutRange: ClosedRange<Double> = 1...3600
+        /// The seconds `maxAge` may be (a year at most), in the config file and as `--max-age` alike.
+        public static let maxAgeRange: ClosedRange<Double> = 1...31_536_000
     }
 
     /// `[output]`.

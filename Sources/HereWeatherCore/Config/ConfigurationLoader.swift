@@ -92,7 +92,8 @@ public enum ConfigurationLoader {
             }
             settings.accuracy = accuracy
         }
-        settings.timeout = try table.number("timeout", in: 1...3600, unit: " seconds") ?? settings.timeout
+        settings.timeout = try table.number("timeout", in: Configuration.LocationSettings.timeoutRange, unit: " seconds")
+            ?? settings.timeout
         if table.isString("max_age") {
             guard try table.string("max_age") == "off" else {
                 throw ConfigError.invalidValue(path: table.path, key: "location.max_age",
@@ -100,7 +101,8 @@ public enum ConfigurationLoader {
             }
             settings.maxAge = nil
         } else {
-            settings.maxAge = try table.number("max_age", in: 1...31_536_000, unit: " seconds, or \"off\"") ?? settings.maxAge
+            settings.maxAge = try table.number("max_age", in: Configuration.LocationSettings.maxAgeRange, unit: " seconds, or \"off\"")
+                ?? settings.maxAge
         }
         if let ip = try table.table("ip") {
             try readIP(ip, into: &settings)

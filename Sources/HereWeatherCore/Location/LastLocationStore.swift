@@ -103,12 +103,15 @@ public struct RememberingLocationProvider: LocationProvider {
     }
 
     /// The remembered fix when this run may use it: from one of its sources, still permitted,
-    /// within max age (never with max age off) and, when `accurateEnough`, meeting the desired
+    /// within max age (never with max age off), not dated in the future (a file written by an
+    /// older version may hold such a fix) and, when `accurateEnough`, meeting the desired
     /// accuracy (never for `best`, which always asks).
     func usableMemory(_ request: LocationRequest, accurateEnough: Bool) async -> Location? {
+        let now = Date()
         guard let last = store.load(), sources.contains(last.source), request.maxAge != nil,
               !accurateEnough || request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
-              FixSelector(request: request).isFresh(last, at: Date()),
+              !FixSelector.isFutureDated(last.timestamp, clock: now),
+              FixSelector(request: request).isFresh(last, at: now),
               (try? await authorizer.authorize(last.source)) != nil else { return nil }
         return last
     }

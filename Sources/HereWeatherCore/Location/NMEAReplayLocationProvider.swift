@@ -67,7 +67,7 @@ public struct NMEAReplayLocationProvider: LocationProvider {
         seen += " (\(stream.sentencesAccepted) sentences read"
         if stream.checksumFailures > 0 { seen += ", \(stream.checksumFailures) with bad checksums dropped" }
         seen += "), " + playback.satellitesSeen
-        if playback.selector.staleFixesSeen > 0 { seen += ", \(playback.selector.staleFixesSeen) fixes older than the max age ignored" }
+        for part in playback.selector.ignored { seen += ", " + part }
         throw LocationError.noFix(source: "NMEA", seconds: request.timeoutSeconds, seen: seen)
     }
 

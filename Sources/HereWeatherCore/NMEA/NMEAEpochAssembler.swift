@@ -63,6 +63,8 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     private var date: NMEADate
+    /// Whether an RMC or ZDA has given the date.
+    private var dateFromLog = false
     private var epoch: Epoch?
     private var previousTime: NMEATimeOfDay?
     private var inView: [InView] = []
@@ -207,6 +209,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     private mutating func setDate(_ day: NMEADate, in epoch: inout Epoch) {
         date = day
+        dateFromLog = true
         epoch.date = day
     }
 
@@ -236,6 +239,7 @@ public struct NMEAEpochAssembler: Sendable {
                           isValid: valid, mode: mode, altitude: altitude, hdop: hdop,
                           satellitesUsed: epoch.gnsSatellites ?? epoch.ggaSatellites ?? (epoch.gsaMode == nil ? nil : epoch.gsaPRNCount),
                           simulated: epoch.simulated)
+        fix.dateFromLog = dateFromLog
         if let sigmas = epoch.gstSigmas {
             fix.horizontalAccuracy = (sigmas.latitude * sigmas.latitude + sigmas.longitude * sigmas.longitude).squareRoot()
         } else if let hdop {

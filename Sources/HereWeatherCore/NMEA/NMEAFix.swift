@@ -31,6 +31,9 @@ public struct NMEAFix: Sendable, Equatable {
     public var satellitesInView: Int?
     /// A simulator's fix (mode indicator S).
     public var simulated: Bool
+    /// Whether the date came from the log (RMC or ZDA), not from the date the assembler
+    /// started with: only a logged date can be judged as in the future.
+    public var dateFromLog = false
 
     public init(time: Date, coordinate: Coordinate? = nil, isValid: Bool = false, mode: Int = 1,
                 altitude: Double? = nil, horizontalAccuracy: Double? = nil, accuracyIsEstimate: Bool = false,

@@ -73,7 +73,8 @@ struct NMEAPlayback {
         }
         previousTime = fix.time
         guard let location = Self.location(from: fix) else { return .next }
-        return selector.consider(location, now: fix.time).map(Step.answer) ?? .next
+        // A date the log gave is judged against this machine's clock; one the replay assumed is not.
+        return selector.consider(location, now: fix.time, clock: fix.dateFromLog ? Date() : nil).map(Step.answer) ?? .next
     }
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.

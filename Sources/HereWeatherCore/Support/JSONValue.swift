@@ -111,10 +111,16 @@ extension JSONValue: Decodable {
 
 extension JSONValue {
     /// A time given as Unix seconds, or as a local ISO 8601 string without offset at
-    /// `utcOffset` seconds east of UTC (Open-Meteo's default `timeformat`).
+    /// `utcOffset` seconds east of UTC (Open-Meteo's default `timeformat`); `nil` outside
+    /// `LocalTime.range`.
     public func date(utcOffset: Int) -> Date? {
-        if case .number(let seconds) = self, seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
+        if case .number = self { return unixTime }
         guard let text = string, let local = LocalTime(iso8601: text) else { return nil }
         return local.date(utcOffset: utcOffset)
+    }
+
+    /// A time given as Unix seconds; `nil` for anything else, or outside `LocalTime.range`.
+    public var unixTime: Date? {
+        LocalTime.date(secondsSince1970: double)
     }
 }

@@ -17,14 +17,24 @@ public struct LocalTime: Sendable, Equatable {
     public var minute: Int
     public var second: Int
 
-    /// The furthest time from 1970, in seconds, that is shown as it is.
-    static let limit = 1e12
-    /// The wall-clock time at `date` for a place `utcOffset` seconds east of UTC. A time a
-    /// service sent beyond ±`limit` seconds from 1970 (about 30,000 years) is taken as that limit.
+    /// The instants a time from outside may name, in seconds since 1970: years 1 to 9999 UTC,
+    /// what ISO 8601's four digits hold. Every date a service, a header, a cache entry or a
+    /// receiver sends is checked against it where it enters (`date(secondsSince1970:)`,
+    /// `init?(iso8601:)`, `HTTPFreshness`), and formatting clamps to it, so no arithmetic on
+    /// a time can overflow.
+    public static let range: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+    /// The years a calendar date from outside may have (see `range`).
+    public static let years = 1...9999
+    /// The offsets from UTC accepted, in seconds: ±18 hours (ISO 8601's and Foundation's
+    /// limit; real places are within -12 and +14 hours).
+    public static let offsets = -64_800...64_800
+
+    /// The wall-clock time at `date` for a place `utcOffset` seconds east of UTC. A date
+    /// beyond `range` is shown at its end; an offset beyond `offsets` at its limit.
     public init(_ date: Date, utcOffset: Int) {
         let seconds = date.timeIntervalSince1970
-        let clamped = seconds.isFinite ? min(max(seconds, -Self.limit), Self.limit) : 0
-        let total = Int(clamped.rounded(.down)) + utcOffset
+        let clamped = seconds.isFinite ? min(max(seconds, Self.range.lowerBound), Self.range.upperBound) : 0
+        let total = Int(clamped.rounded(.down)) + Self.clamp(utcOffset)
         let days = LocalTime.floorDivide(total, 86_400)
         let secondsOfDay = total - days * 86_400
         (year, month, day) = LocalTime.civilDate(fromDays: days)
@@ -33,23 +43,53 @@ public struct LocalTime: Sendable, Equatable {
         second = secondsOfDay % 60
     }
 
+    /// A time a service sent as seconds since 1970; `nil` when it is not a finite number
+    /// within `range`.
+    public static func date(secondsSince1970 seconds: Double?) -> Date? {
+        guard let seconds, seconds.isFinite, range.contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// An offset from UTC a service sent, in seconds (rounded); `nil` when it is not a finite
+    /// number within `offsets`.
+    public static func utcOffset(seconds: Double?) -> Int? {
+        guard let seconds, seconds.isFinite, abs(seconds) <= Double(offsets.upperBound) else { return nil }
+        return Int(seconds.rounded())
+    }
+
+    /// The nominal offset of a longitude, 15° an hour (for services that give none); `nil`
+    /// for a longitude outside -180...180.
+    public static func nominalOffset(longitude: Double?) -> Int? {
+        guard let longitude, longitude.isFinite, (-180...180).contains(longitude) else { return nil }
+        return Int((longitude / 15).rounded()) * 3600
+    }
+
+    /// `offset` within `offsets`.
+    static func clamp(_ offset: Int) -> Int {
+        min(max(offset, offsets.lowerBound), offsets.upperBound)
+    }
+
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
     }
 
     /// The instant this wall-clock time names at `utcOffset` seconds east of UTC.
+    /// A year outside `years` is taken as its nearest end, and fields outside their ranges
+    /// (a parsed time never has them) are clamped, so the arithmetic cannot overflow.
     public func date(utcOffset: Int) -> Date {
-        let days = LocalTime.days(fromCivilYear: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - utcOffset
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        let year = min(max(self.year, Self.years.lowerBound), Self.years.upperBound)
+        let days = LocalTime.days(fromCivilYear: year, month: min(max(month, 1), 12), day: min(max(day, 1), 31))
+        let clock = min(max(hour, 0), 24) * 3600 + min(max(minute, 0), 60) * 60 + min(max(second, 0), 61)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + clock - Self.clamp(utcOffset)))
     }
 
-    /// Parses `2026-11-22T14:15`, `2026-11-22T14:15:30` or `2026-11-22` (no offset).
+    /// Parses `2026-11-22T14:15`, `2026-11-22T14:15:30` or `2026-11-22` (no offset); `nil`
+    /// for anything else, or a year outside `years`.
     public init?(iso8601 text: String) {
         let parts = text.split(separator: "T", maxSplits: 1)
         guard let datePart = parts.first else { return nil }
         let ymd = datePart.split(separator: "-").map { Int($0) }
-        guard ymd.count == 3, let year = ymd[0], let month = ymd[1], let day = ymd[2],
+        guard ymd.count == 3, let year = ymd[0], let month = ymd[1], let day = ymd[2], Self.years.contains(year),
               (1...12).contains(month), (1...LocalTime.daysIn(month: month, year: year)).contains(day) else { return nil }
         var hms = [0, 0, 0]
         if parts.count == 2 {
@@ -76,12 +116,14 @@ public struct LocalTime: Sendable, Equatable {
 
     /// The day of the week, 0 for Sunday.
     public var weekday: Int {
-        let days = LocalTime.days(fromCivilYear: year, month: month, day: day)
+        let days = LocalTime.days(fromCivilYear: min(max(year, Self.years.lowerBound), Self.years.upperBound),
+                                  month: month, day: day)
         return ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday (4)
     }
 
     /// ISO 8601 with the offset: `2026-11-22T14:15:00-05:00`.
     public static func iso8601(_ date: Date, utcOffset: Int) -> String {
+        let utcOffset = clamp(utcOffset)
         let local = LocalTime(date, utcOffset: utcOffset)
         let sign = utcOffset < 0 ? "-" : "+"
         let offset = abs(utcOffset)

@@ -32,6 +32,16 @@ enum DailyAggregation {
         }
     }
 
+    /// `current` with today's lowest and highest temperature from `days` (built by `days`,
+    /// so today comes first when there is any of it left); none when `days` has no today.
+    static func todaysRange(_ current: CurrentConditions, days: [DailyForecast], utcOffset: Int) -> CurrentConditions {
+        var answer = current
+        let today = days.first.flatMap { $0.date == LocalTime(current.time, utcOffset: utcOffset).dateString ? $0 : nil }
+        answer.temperatureMin = today?.temperatureMin
+        answer.temperatureMax = today?.temperatureMax
+        return answer
+    }
+
     private static func distanceFromNoon(_ entry: HourlyForecast, _ utcOffset: Int) -> Int {
         let local = LocalTime(entry.time, utcOffset: utcOffset)
         return abs(local.hour * 60 + local.minute - 12 * 60)

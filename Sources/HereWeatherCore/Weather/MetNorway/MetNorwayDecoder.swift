@@ -38,13 +38,12 @@ enum MetNorwayDecoder {
         guard let first = steps.first else {
             throw WeatherError.undecodable(service: service, reason: "its time series is empty")
         }
-        let longitude = body["geometry"]?["coordinates"]?[0]?.double ?? 0
-        let offset = Int((longitude / 15).rounded()) * 3600
+        let offset = LocalTime.nominalOffset(longitude: body["geometry"]?["coordinates"]?[0]?.double) ?? 0
         let entries = steps.map { hour($0, meta: meta, units: units) }
         let nextHour = first.hasNextHour ? series.first?["data"]?["next_1_hours"] : nil
         let described = MetNorwaySymbol.describe(first.symbol)
         let details = first.details
-        var current = CurrentConditions(
+        let current = CurrentConditions(
             time: first.time,
             temperature: UnitConversion.temperature(details?["air_temperature"]?.double,
                                                     from: meta?["air_temperature"]?.string ?? "celsius", to: units),
@@ -60,12 +59,9 @@ enum MetNorwayDecoder {
             description: described.words,
             isDay: described.isDay)
         let days = DailyAggregation.days(from: entries, current: current, utcOffset: offset)
-        if let today = days.first, today.date == LocalTime(first.time, utcOffset: offset).dateString {
-            current.temperatureMin = today.temperatureMin
-            current.temperatureMax = today.temperatureMax
-        }
         return try WeatherReport(
-            provider: .metNorway, units: units, utcOffset: offset, current: current,
+            provider: .metNorway, units: units, utcOffset: offset,
+            current: DailyAggregation.todaysRange(current, days: days, utcOffset: offset),
             hourly: Array(entries.prefix(hourlyCount)), hourlyStep: 3600, daily: days).requiringCurrentTemperature()
     }
 

@@ -19,7 +19,7 @@ enum OpenMeteoDecoder {
         if body["error"]?.bool == true {
             throw WeatherError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string)
         }
-        let offset = body["utc_offset_seconds"]?.int ?? 0
+        let offset = LocalTime.utcOffset(seconds: body["utc_offset_seconds"]?.double) ?? 0
         guard let currentBlock = body["current"], currentBlock.isObject,
               let time = currentBlock["time"]?.date(utcOffset: offset) else {
             throw WeatherError.undecodable(service: service, reason: "it has no \"current\" block with a time")

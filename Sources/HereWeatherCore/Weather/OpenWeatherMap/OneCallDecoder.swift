@@ -19,7 +19,7 @@ enum OneCallDecoder {
         guard let now = body["current"], now.isObject, let time = date(now["dt"]) else {
             throw WeatherError.undecodable(service: service, reason: "it has no \"current\" weather with a \"dt\"")
         }
-        let offset = body["timezone_offset"]?.int ?? 0
+        let offset = utcOffset(body, at: time)
         let (condition, words) = OpenWeatherMapDecoder.describe(now["weather"]?[0])
         let sunrise = OpenWeatherMapDecoder.positiveDate(now["sunrise"])
         let sunset = OpenWeatherMapDecoder.positiveDate(now["sunset"])
@@ -53,6 +53,16 @@ enum OneCallDecoder {
             hourlyStep: 3600,
             daily: Array(days.filter { $0.date >= localToday }.prefix(7)),
             alerts: (body["alerts"]?.array ?? []).compactMap(alert)).requiringCurrentTemperature()
+    }
+
+    /// The place's offset from UTC at `time`: `timezone_offset`; in bodies without it (One
+    /// Call 2.5, before 2020), the offset of the `timezone` it names, from the system's tz
+    /// database; else the longitude's nominal offset.
+    static func utcOffset(_ body: JSONValue, at time: Date) -> Int {
+        LocalTime.utcOffset(seconds: body["timezone_offset"]?.double)
+            ?? body["timezone"]?.string.flatMap { TimeZoneFile(named: $0)?.utcOffset(at: time) }
+            ?? LocalTime.nominalOffset(longitude: body["lon"]?.double)
+            ?? 0
     }
 
     static func hour(_ entry: JSONValue, units: Units) -> HourlyForecast? {
@@ -100,6 +110,6 @@ enum OneCallDecoder {
     }
 
     static func date(_ value: JSONValue?) -> Date? {
-        value?.double.map { Date(timeIntervalSince1970: $0) }
+        value?.unixTime
     }
 }

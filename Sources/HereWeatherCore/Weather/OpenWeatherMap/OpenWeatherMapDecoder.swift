@@ -17,10 +17,11 @@ enum OpenWeatherMapDecoder {
     static func decode(current body: JSONValue, forecast: JSONValue?, units: Units) throws -> WeatherReport {
         try checkCode(body)
         if let forecast { try checkCode(forecast) }
-        guard let time = body["dt"]?.double.map({ Date(timeIntervalSince1970: $0) }), let main = body["main"], main.isObject else {
+        guard let time = body["dt"]?.unixTime, let main = body["main"], main.isObject else {
             throw WeatherError.undecodable(service: service, reason: "it has no \"dt\" and \"main\" of current weather")
         }
-        let offset = body["timezone"]?.int ?? forecast?["city"]?["timezone"]?.int ?? 0
+        let offset = LocalTime.utcOffset(seconds: body["timezone"]?.double)
+            ?? LocalTime.utcOffset(seconds: forecast?["city"]?["timezone"]?.double) ?? 0
         let (condition, words) = describe(body["weather"]?[0])
         let sunrise = positiveDate(body["sys"]?["sunrise"])
         let sunset = positiveDate(body["sys"]?["sunset"])
@@ -28,8 +29,6 @@ enum OpenWeatherMapDecoder {
             time: time,
             temperature: main["temp"]?.double,
             feelsLike: main["feels_like"]?.double,
-            temperatureMin: main["temp_min"]?.double,
-            temperatureMax: main["temp_max"]?.double,
             humidity: main["humidity"]?.double,
             pressure: main["sea_level"]?.double ?? main["pressure"]?.double,
             cloudCover: body["clouds"]?["all"]?.double,
@@ -44,16 +43,18 @@ enum OpenWeatherMapDecoder {
             sunrise: sunrise,
             sunset: sunset)
         let entries = forecast.map { forecastEntries($0, units: units) } ?? []
+        // `main.temp_min`/`temp_max` are the spread of observations across a large city now,
+        // not the day's range: today's range comes from the forecast, or is not known.
+        let days = DailyAggregation.days(from: entries, current: current, utcOffset: offset)
         let name = body["name"]?.lineText ?? forecast?["city"]?["name"]?.lineText
         let country = body["sys"]?["country"]?.lineText ?? forecast?["city"]?["country"]?.lineText
         return try WeatherReport(
             provider: .openWeatherMap, units: units,
             placeName: name?.isEmpty == false ? name : nil,
             country: country?.isEmpty == false ? country : nil,
-            utcOffset: offset, current: current,
+            utcOffset: offset, current: DailyAggregation.todaysRange(current, days: days, utcOffset: offset),
             hourly: Array(entries.filter { $0.time.addingTimeInterval(TimeInterval(step)) > time }.prefix(hourlyCount)),
-            hourlyStep: step,
-            daily: DailyAggregation.days(from: entries, current: current, utcOffset: offset)).requiringCurrentTemperature()
+            hourlyStep: step, daily: days).requiringCurrentTemperature()
     }
 
     /// A recording: a `/data/2.5/weather` body, `{"weather": {...}, "forecast": {...}}`, or a
@@ -120,7 +121,7 @@ enum OpenWeatherMapDecoder {
     static func forecastEntries(_ forecast: JSONValue, units: Units) -> [HourlyForecast] {
         guard let list = forecast["list"]?.array else { return [] }
         return list.compactMap { entry in
-            guard let time = entry["dt"]?.double.map({ Date(timeIntervalSince1970: $0) }) else { return nil }
+            guard let time = entry["dt"]?.unixTime else { return nil }
             let (condition, words) = describe(entry["weather"]?[0])
             let amount = precipitation(entry, units: units)
             let pod = entry["sys"]?["pod"]?.string
@@ -146,7 +147,7 @@ enum OpenWeatherMapDecoder {
 
     /// OpenWeatherMap writes 0 for "no sunrise" near the poles.
     static func positiveDate(_ value: JSONValue?) -> Date? {
-        guard let seconds = value?.double, seconds > 0 else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+        guard let date = value?.unixTime, date.timeIntervalSince1970 > 0 else { return nil }
+        return date
     }
 }

@@ -22,11 +22,11 @@ enum DarkSkyDecoder {
 
     static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject, let now = body["currently"], now.isObject,
-              let time = now["time"]?.double.map({ Date(timeIntervalSince1970: $0) }) else {
+              let time = now["time"]?.unixTime else {
             throw WeatherError.undecodable(service: service, reason: "it has no \"currently\" data point with a time")
         }
         let sent = UnitsSent(body["flags"]?["units"]?.string ?? requestUnits(units), target: units)
-        let offset = Int(((body["offset"]?.double ?? 0) * 3600).rounded())
+        let offset = LocalTime.utcOffset(seconds: body["offset"]?.double.map { $0 * 3600 }) ?? 0
         let days = (body["daily"]?["data"]?.array ?? []).compactMap { day($0, sent: sent, offset: offset) }
         let today = LocalTime(time, utcOffset: offset).dateString
         let firstDay = body["daily"]?["data"]?[0]
@@ -52,8 +52,8 @@ enum DarkSkyDecoder {
             condition: condition,
             description: now["summary"]?.lineText ?? "",
             isDay: isDay,
-            sunrise: firstDay?["sunriseTime"]?.double.map { Date(timeIntervalSince1970: $0) },
-            sunset: firstDay?["sunsetTime"]?.double.map { Date(timeIntervalSince1970: $0) })
+            sunrise: firstDay?["sunriseTime"]?.unixTime,
+            sunset: firstDay?["sunsetTime"]?.unixTime)
         let hours = (body["hourly"]?["data"]?.array ?? []).compactMap { hour($0, sent: sent) }
         return try WeatherReport(
             provider: .pirateWeather, units: units, utcOffset: offset, current: current,
@@ -64,7 +64,7 @@ enum DarkSkyDecoder {
     }
 
     static func hour(_ point: JSONValue, sent: UnitsSent) -> HourlyForecast? {
-        guard let time = point["time"]?.double.map({ Date(timeIntervalSince1970: $0) }) else { return nil }
+        guard let time = point["time"]?.unixTime else { return nil }
         let (condition, isDay) = DarkSkyIcon.describe(point["icon"]?.string)
         return HourlyForecast(
             time: time,
@@ -78,7 +78,7 @@ enum DarkSkyDecoder {
     }
 
     static func day(_ point: JSONValue, sent: UnitsSent, offset: Int) -> DailyForecast? {
-        guard let time = point["time"]?.double.map({ Date(timeIntervalSince1970: $0) }) else { return nil }
+        guard let time = point["time"]?.unixTime else { return nil }
         // A day's total: the accumulation (cm or in), else the mean rate over 24 hours.
         let total = sent.accumulation(point["precipAccumulation"]?.double)
             ?? sent.amount(point["precipIntensity"]?.double).map { $0 * 24 }
@@ -91,8 +91,8 @@ enum DarkSkyDecoder {
             windSpeedMax: sent.speed(point["windSpeed"]?.double),
             condition: DarkSkyIcon.describe(point["icon"]?.string).condition,
             description: point["summary"]?.lineText ?? "",
-            sunrise: point["sunriseTime"]?.double.map { Date(timeIntervalSince1970: $0) },
-            sunset: point["sunsetTime"]?.double.map { Date(timeIntervalSince1970: $0) })
+            sunrise: point["sunriseTime"]?.unixTime,
+            sunset: point["sunsetTime"]?.unixTime)
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {
@@ -101,8 +101,8 @@ enum DarkSkyDecoder {
         return WeatherAlert(
             title: title,
             severity: value["severity"]?.lineText,
-            start: value["time"]?.double.map { Date(timeIntervalSince1970: $0) },
-            end: value["expires"]?.double.map { Date(timeIntervalSince1970: $0) },
+            start: value["time"]?.unixTime,
+            end: value["expires"]?.unixTime,
             description: value["description"]?.string,
             uri: value["uri"]?.string)
     }
