@@ -45,7 +45,7 @@ import Testing
         #expect((result.json?["weather"] as? [String: Any])?["cached"] as? Bool == false, "\(result.stdout)")
         #expect(server.requests.count == 1)
         #expect((size(entry) ?? .max) < 1 << 20, "the junk was replaced by the fresh entry")
-        let again = try await runner.run(["--json"])
+        let again = try await runner.run(["--json"], setup: .init(), limit: .seconds(120))
         #expect((again.json?["weather"] as? [String: Any])?["cached"] as? Bool == true, "\(again.stderr)")
     }
 
