@@ -58,7 +58,7 @@ public struct NMEAReplayLocationProvider: LocationProvider {
 
     /// Opens a regular file for reading; directories and missing files are clear errors.
     static func open(_ path: String) throws -> Int32 {
-        let descriptor = SystemPath.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw LocationError.nmeaUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
