@@ -22,7 +22,7 @@ struct ConfigCommand: ParsableCommand {
         var config: String?
 
         var path: String {
-            config ?? ConfigurationPaths(environment: ProcessInfo.processInfo.environment).configFile
+            config ?? ConfigurationPaths(environment: SystemPath.environment).configFile
         }
     }
 
@@ -47,7 +47,7 @@ struct ConfigCommand: ParsableCommand {
                 let loaded = try ConfigurationLoader.load(path: options.path)
                 Terminal.warn(loaded.warnings)
                 print("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
-                print(ConfigurationText.effective(loaded.configuration, environment: ProcessInfo.processInfo.environment),
+                print(ConfigurationText.effective(loaded.configuration, environment: SystemPath.environment),
                       terminator: "")
             } catch let error as any UserFacingError {
                 throw Terminal.fail(error, json: false)
@@ -67,8 +67,7 @@ struct ConfigCommand: ParsableCommand {
             do {
                 try AtomicFile.write(ConfigurationText.template, to: path, overwrite: force)
             } catch let error as AtomicFile.WriteError {
-                var isFolder = false
-                if error.exists && !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder) {
+                if error.exists && !SystemPath.isFolder(path) {
                     Terminal.standardError("here-weather: \(path) already exists; add --force to replace it.")
                 } else {
                     let code = error.exists ? EISDIR : error.code

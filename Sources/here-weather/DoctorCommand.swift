@@ -27,7 +27,7 @@ struct DoctorCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = SystemPath.environment
         let path = config ?? ConfigurationPaths(environment: environment).configFile
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver

@@ -1,8 +1,17 @@
 import ArgumentParser
 import HereWeatherCore
 
-/// The `here-weather` command: finds where this machine is and reports the weather there.
+/// The program's entry: runs `HereWeather` on the command line byte for byte
+/// (`SystemPath.arguments`); `CommandLine.arguments` turns bytes that are not UTF-8 into
+/// U+FFFD, so a `--config` path with such a name would no longer open its file.
 @main
+enum Main {
+    static func main() async {
+        await HereWeather.main(Array(SystemPath.arguments.dropFirst()))
+    }
+}
+
+/// The `here-weather` command: finds where this machine is and reports the weather there.
 struct HereWeather: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "here-weather",

@@ -14,7 +14,7 @@ struct PermissionsCommand: ParsableCommand {
         discussion: """
         Each source is allowed, denied, or asks first (on a terminal; without one it is \
         refused with the command that grants it). Where a state comes from, strongest first: \
-        the system policy (\(SystemPolicy.defaultPath), or $\(SystemPolicy.pathVariable)), \
+        the system policy (\(SystemPolicy.defaultPath); root may name another in $\(SystemPolicy.pathVariable)), \
         a remembered decision ($XDG_STATE_HOME/here-weather/permissions.toml), the config \
         file's [location.SOURCE] permission, the default. Remembered decisions never rewrite \
         the config file.
@@ -34,7 +34,7 @@ struct PermissionsCommand: ParsableCommand {
 
         /// The configuration, the resolver over it and the store, with warnings printed.
         func load() throws -> (PermissionResolver, PermissionStore) {
-            let environment = ProcessInfo.processInfo.environment
+            let environment = SystemPath.environment
             do {
                 let loaded = try ConfigurationLoader.load(path: config ?? ConfigurationPaths(environment: environment).configFile)
                 Terminal.warn(loaded.warnings)

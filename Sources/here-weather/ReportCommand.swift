@@ -94,7 +94,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = SystemPath.environment
         let output = try reportOutput()
         var icons = GlyphSet.emoji
         var spinner: Spinner?
@@ -147,11 +147,6 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     static func readRecording(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
-            throw WeatherError.recordingUnreadable(path: path, reason: reason)
-        }
+        try WeatherRecordingFile.read(path)
     }
 }

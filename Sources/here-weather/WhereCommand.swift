@@ -26,7 +26,7 @@ struct WhereCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = SystemPath.environment
         do {
             let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
             Terminal.warn(loaded.warnings)

@@ -110,6 +110,13 @@ import Testing
 
     enum BadDecisions: String, CaseIterable, Sendable {
         case unreadable, folder, corrupt
+        /// 40,000 nested arrays: a stack overflow (exit 139) on every run before parsers had a depth limit.
+        case deeplyNested
+        /// Over the size limit for such a file: junk, never read whole.
+        case oversized
+
+        /// Whether the next decision replaces the file (it holds nothing worth keeping).
+        var isReplaced: Bool { self != .unreadable && self != .folder }
     }
 
     @Test(arguments: BadDecisions.allCases)
@@ -127,6 +134,12 @@ import Testing
             try putFolder(at: file)
         case .corrupt:
             try "version = 1\n[decisions]\ngpsd = \"allow\nip = allow".write(toFile: file, atomically: true, encoding: .utf8)
+        case .deeplyNested:
+            let nested = String(repeating: "[", count: 40_000) + String(repeating: "]", count: 40_000)
+            try "version = 1\n[decisions]\ngpsd = \"allow\"\nip = \(nested)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        case .oversized:
+            let padding = String(repeating: "# padding\n", count: 200_000)
+            try "version = 1\n[decisions]\ngpsd = \"allow\"\n\(padding)".write(toFile: file, atomically: true, encoding: .utf8)
         }
         try runner.handHomeToUnprivilegedUser()
         let before = bytes(file)
@@ -138,7 +151,7 @@ import Testing
         #expect(result.stderr.contains("here-weather permissions allow gpsd"))
 
         let granted = try await runner.run(["permissions", "allow", "ip"], setup: Self.nobody)
-        if bad == .corrupt {
+        if bad.isReplaced {
             // Documented: a file that parses as nothing is replaced by the next decision.
             #expect(granted.status == 0, "\(granted.stderr)")
             #expect(String(decoding: bytes(file) ?? Data(), as: UTF8.self).contains("ip = \"allow\""))

@@ -16,7 +16,9 @@ import Testing
     @Test func thePolicyPathComesFromTheEnvironment() {
         #expect(SystemPolicy.path(environment: [:]) == "/etc/here-weather/policy.toml")
         #expect(SystemPolicy.path(environment: ["HERE_WEATHER_SYSTEM_POLICY": ""]) == "/etc/here-weather/policy.toml")
-        #expect(SystemPolicy.path(environment: ["HERE_WEATHER_SYSTEM_POLICY": "/opt/p.toml"]) == "/opt/p.toml")
+        #expect(SystemPolicy.path(environment: ["HERE_WEATHER_SYSTEM_POLICY": "/opt/p.toml"], asRoot: true) == "/opt/p.toml")
+        // Anyone else could escape the policy by naming a missing file.
+        #expect(SystemPolicy.path(environment: ["HERE_WEATHER_SYSTEM_POLICY": "/opt/p.toml"], asRoot: false) == "/etc/here-weather/policy.toml")
     }
 
     @Test func offAndRestrictedAreRead() throws {

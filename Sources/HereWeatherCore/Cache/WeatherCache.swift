@@ -40,8 +40,15 @@ public struct WeatherCache: Sendable {
 
     /// The entry for `key`; `.missing`, `.corrupt` or `.foreign` when there is none to use.
     public func load(_ key: WeatherCacheKey) throws(WeatherCacheError) -> WeatherCacheEntry {
-        guard let data = FileManager.default.contents(atPath: path(for: key)) else { throw .missing }
-        return try WeatherCacheEntry.parse(data, expecting: key)
+        let bytes: [UInt8]?
+        do {
+            bytes = try TextFile.bytes(path(for: key), limit: WeatherCacheEntry.maximumFileBytes)
+        } catch {
+            // Too large, a folder, unreadable: no entry to use; the next store replaces it.
+            throw .corrupt(reason: error.reason)
+        }
+        guard let bytes else { throw .missing }
+        return try WeatherCacheEntry.parse(Data(bytes), expecting: key)
     }
 
     /// Stores `entry` atomically, replacing whatever was there, and removes temporary files
@@ -60,13 +67,12 @@ public struct WeatherCache: Sendable {
     public func lock(_ key: WeatherCacheKey, waitingUntil limit: ContinuousClock.Instant) async throws(WeatherCacheError)
         -> WeatherCacheLock {
         let path = lockPath(for: key)
+        let descriptor: Int32
         do {
-            try AtomicFile.makeDirectories(directory)
+            descriptor = try LockFile.open(path)
         } catch {
             throw .lockFailed(path: path, reason: error.reason)
         }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .lockFailed(path: path, reason: String(cString: strerror(errno))) }
         var pause: UInt64 = 5_000_000
         while true {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return WeatherCacheLock(descriptor: descriptor) }
@@ -89,13 +95,7 @@ public struct WeatherCache: Sendable {
     static let abandonedAfter: TimeInterval = 60
 
     private func removeAbandonedTemporaryFiles() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(AtomicFile.temporaryPrefix) {
-            let path = directory + "/" + name
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  Date().timeIntervalSince(modified) > Self.abandonedAfter else { continue }
-            unlink(path)
-        }
+        AtomicFile.removeAbandoned(in: directory, olderThan: Self.abandonedAfter)
     }
 }
 

@@ -58,6 +58,13 @@ public struct WeatherCacheEntry: Sendable {
         return age >= 0 && age < max(ttl, serviceMaxAge ?? 0)
     }
 
+    /// The largest recording kept or replayed: far above what any service sends in one answer
+    /// (`HTTPRequest.maxBodyBytes` bounds each body).
+    public static let maximumRecordingBytes = 32 << 20
+    /// The largest cache file read: a recording and its line of metadata. A larger file is
+    /// junk, read as no entry (and replaced) without reading it.
+    static let maximumFileBytes = maximumRecordingBytes + (64 << 10)
+
     /// The first line of a cache file identifies it; this is its `format` value.
     static let format = "here-weather weather cache"
 

@@ -31,6 +31,8 @@ public enum ConfigError: UserFacingError, Equatable {
             return "Make it readable (`chmod 600 \(path)` as its owner), or pass --config FILE."
         case TextFile.isDirectory:
             return "Move the folder aside (`here-weather config init` then writes a config file there), or pass --config FILE."
+        case _ where reason.hasPrefix(TextFile.tooLargePrefix):
+            return "A config file is a few KB: pass --config FILE, or rewrite it with `here-weather config init --force`."
         case TextFile.notUTF8:
             return "Save it as UTF-8 text, or rewrite it with `here-weather config init --force`."
         default:

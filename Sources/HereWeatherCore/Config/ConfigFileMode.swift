@@ -11,7 +11,7 @@ enum ConfigFileMode {
     static func warning(path: String, configuration: Configuration) -> String? {
         guard holdsSecret(configuration) else { return nil }
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard SystemPath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         let mode = info.st_mode & 0o777
         guard mode & 0o044 != 0 else { return nil }
         let readers = mode & 0o004 != 0 ? "every user" : "its group"

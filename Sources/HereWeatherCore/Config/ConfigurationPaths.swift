@@ -16,7 +16,7 @@ public struct ConfigurationPaths: Sendable {
     /// `$HOME`, else the password database's home directory.
     public var home: String {
         if let home = environment["HOME"], !home.isEmpty { return home }
-        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return SystemPath.decode(cString: dir) }
         return "/"
     }
 

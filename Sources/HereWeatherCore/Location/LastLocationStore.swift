@@ -25,8 +25,12 @@ public struct LastLocationStore: Sendable {
     /// Sources whose fixes are worth remembering (the others answer instantly anyway).
     public static let rememberedSources: Set<LocationSource> = [.gpsd, .ip]
 
+    /// A larger file is not one this program wrote (they are a few hundred bytes): no memory.
+    static let maximumFileBytes = 64 << 10
+
     public func load() -> Location? {
-        guard let data = FileManager.default.contents(atPath: path), let json = try? JSONValue.parse(data),
+        guard let bytes = try? TextFile.bytes(path, limit: Self.maximumFileBytes),
+              let json = try? JSONValue.parse(Data(bytes)),
               json["version"]?.int == 1,
               let latitude = json["latitude"]?.double, let longitude = json["longitude"]?.double,
               let seconds = json["timestamp"]?.double,

@@ -57,8 +57,12 @@ public struct PermissionStore: Sendable {
             guard let contents = try TextFile.read(path) else { return Loaded(decisions: [:], warnings: []) }
             text = contents
         } catch {
-            guard error.reason != TextFile.notUTF8 else {
+            // Junk rather than decisions: ignored, and replaced by the next decision.
+            if error.reason == TextFile.notUTF8 {
                 return Loaded(decisions: [:], warnings: [ignoring("it cannot be read as text")])
+            }
+            if error.reason.hasPrefix(TextFile.tooLargePrefix) {
+                return Loaded(decisions: [:], warnings: [ignoring(error.reason)])
             }
             return Loaded(decisions: [:], warnings: ["warning: cannot read the remembered location permissions in \(path) (\(error.reason)); every source asks again until it can. \(Self.remedy(path: path, reason: error.reason))"],
                           unreadable: error.reason)
@@ -123,15 +127,28 @@ public struct PermissionStore: Sendable {
     @discardableResult
     public func remember(_ permission: LocationPermission?, for source: LocationSource) throws -> [String] {
         precondition(permission == nil || permission == .allow || permission == .deny, "only allow or deny is remembered")
-        var loaded = load()
-        if let reason = loaded.unreadable {
-            throw PermissionStoreError(path: path, reason: "the file exists but cannot be read (\(reason)), so replacing it would lose its decisions",
-                                       advice: Self.remedy(path: path, reason: reason))
+        do {
+            // Read, change and write under the lock: two runs at once would each write what
+            // they read, and one decision would be lost.
+            return try LockFile.withLock(lockPath) {
+                var loaded = load()
+                if let reason = loaded.unreadable {
+                    throw PermissionStoreError(path: path, reason: "the file exists but cannot be read (\(reason)), so replacing it would lose its decisions",
+                                               advice: Self.remedy(path: path, reason: reason))
+                }
+                loaded.decisions[source] = permission
+                try save(loaded.decisions)
+                return loaded.warnings
+            }
+        } catch let error as AtomicFile.WriteError {
+            throw PermissionStoreError(path: error.path, reason: error.reason,
+                                       advice: FileAdvice.forWriting(error.path, code: error.code,
+                                                                     folder: "the folder (or set XDG_STATE_HOME)"))
         }
-        loaded.decisions[source] = permission
-        try save(loaded.decisions)
-        return loaded.warnings
     }
+
+    /// The lock file beside the decisions file, held while a decision is read in and written.
+    public var lockPath: String { path + ".lock" }
 
     /// The file's text for `decisions`, sources in `LocationSource.permissionSources` order.
     public static func render(_ decisions: Decisions) -> String {

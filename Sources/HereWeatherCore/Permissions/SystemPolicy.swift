@@ -3,11 +3,16 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The administrator's location policy, which users cannot override.
 ///
-/// Read from `/etc/here-weather/policy.toml`, or from `$HERE_WEATHER_SYSTEM_POLICY` when set.
-/// The file can only take rights away:
+/// Read from `/etc/here-weather/policy.toml`. `$HERE_WEATHER_SYSTEM_POLICY` names another file
+/// only for root (tests, packagers), who can change the default file anyway; for everyone else
+/// it is ignored with a warning, so that a user cannot escape the policy by naming a missing
+/// file. The file can only take rights away:
 ///
 /// ```toml
 /// [location]
@@ -22,8 +27,12 @@ import Foundation
 public struct SystemPolicy: Sendable, Equatable {
     /// The default path of the policy file.
     public static let defaultPath = "/etc/here-weather/policy.toml"
-    /// The environment variable that names another policy file (for tests and packagers).
+    /// The environment variable that names another policy file, honoured for root only (for
+    /// tests and packagers).
     public static let pathVariable = "HERE_WEATHER_SYSTEM_POLICY"
+
+    /// Whether this process runs as root (real and effective), who alone may redirect the policy.
+    public static var runsAsRoot: Bool { getuid() == 0 && geteuid() == 0 }
 
     /// The file this policy was read from (or would be, when it does not exist).
     public var path: String
@@ -46,15 +55,20 @@ public struct SystemPolicy: Sendable, Equatable {
         self.warnings = warnings
     }
 
-    /// `$HERE_WEATHER_SYSTEM_POLICY` when set and not empty, else `defaultPath`.
-    public static func path(environment: [String: String]) -> String {
-        if let path = environment[pathVariable], !path.isEmpty { return path }
+    /// `$HERE_WEATHER_SYSTEM_POLICY` when set, not empty and `asRoot`, else `defaultPath`.
+    public static func path(environment: [String: String], asRoot: Bool = runsAsRoot) -> String {
+        if asRoot, let path = environment[pathVariable], !path.isEmpty { return path }
         return defaultPath
     }
 
-    /// Loads the policy from the environment's path.
-    public static func load(environment: [String: String]) throws -> SystemPolicy {
-        try load(path: path(environment: environment))
+    /// Loads the policy from the environment's path, with a warning when the environment names
+    /// a file that this user may not choose.
+    public static func load(environment: [String: String], asRoot: Bool = runsAsRoot) throws -> SystemPolicy {
+        var policy = try load(path: path(environment: environment, asRoot: asRoot))
+        if !asRoot, let named = environment[pathVariable], !named.isEmpty, named != defaultPath {
+            policy.warnings.insert("warning: \(pathVariable) is ignored: only root may point here-weather at another system policy; \(defaultPath) applies.", at: 0)
+        }
+        return policy
     }
 
     /// Loads the policy at `path`: none when the file is missing; throws `SystemPolicyError`

@@ -27,15 +27,19 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` as `write(_:to:overwrite:mode:)` writes text.
+    ///
+    /// Symbolic links are not followed where the file is made: the temporary file is created
+    /// new (`mkstemp`, `O_EXCL`) and `rename`/`link` replace or refuse a link at `path`
+    /// rather than write through it. Paths are opened byte for byte (`SystemPath`).
     public static func write(bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t = 0o600) throws {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !directory.isEmpty { try makeDirectories(directory) }
         let temporary = (directory.isEmpty ? "." : directory) + "/" + temporaryPrefix + "XXXXXX"
-        var template = Array(temporary.utf8CString)
+        var template = SystemPath.bytes(of: temporary).map { CChar(bitPattern: $0) } + [0]
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure(path, errno) }
-        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { unlink(temporaryPath) }
+        let temporaryPath = SystemPath.decode(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        defer { SystemPath.withCString(temporaryPath) { _ = unlink($0) } }
         var written = 0
         while written < bytes.count {
             let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -49,20 +53,41 @@ public enum AtomicFile {
         }
         fchmod(descriptor, mode)
         guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure(path, errno) }
-        if overwrite {
-            guard rename(temporaryPath, path) == 0 else { throw failure(path, errno) }
-        } else if link(temporaryPath, path) != 0 {
+        let result = SystemPath.withCString(temporaryPath) { from in
+            SystemPath.withCString(path) { to in overwrite ? rename(from, to) : link(from, to) }
+        }
+        guard result == 0 else {
             let code = errno
-            throw WriteError(path: path, exists: code == EEXIST, reason: String(cString: strerror(code)), code: code)
+            throw WriteError(path: path, exists: !overwrite && code == EEXIST, reason: String(cString: strerror(code)), code: code)
         }
     }
 
     /// Creates `directory` and its missing parents (mode 0700).
-    static func makeDirectories(_ directory: String) throws {
+    static func makeDirectories(_ directory: String) throws(WriteError) {
         var current = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o700) != 0 && errno != EEXIST { throw failure(directory, errno) }
+            let made = SystemPath.withCString(current) { mkdir($0, 0o700) }
+            if made != 0 && errno != EEXIST { throw failure(directory, errno) }
+        }
+    }
+
+    /// Removes temporary files in `directory` that a run killed mid-write left behind: those
+    /// older than `age` seconds (younger ones may be another run's write in progress).
+    public static func removeAbandoned(in directory: String, olderThan age: Double) {
+        guard let folder = SystemPath.withCString(directory, { opendir($0) }) else { return }
+        defer { closedir(folder) }
+        let now = time(nil)
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            guard name.starts(with: temporaryPrefix.utf8) else { continue }
+            var info = stat()
+            let path = directory + "/" + SystemPath.decode(name)
+            guard SystemPath.withCString(path, { lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  Double(now - info.st_mtim.tv_sec) > age else { continue }
+            SystemPath.withCString(path) { _ = unlink($0) }
         }
     }
 

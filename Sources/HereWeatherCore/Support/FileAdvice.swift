@@ -11,6 +11,8 @@ public enum FileAdvice {
         switch code {
         case EISDIR, ENOTDIR:
             return "A folder stands where the file belongs: move \(path) (or the folder in its way) aside and try again."
+        case ELOOP:
+            return "A symbolic link stands where the program makes its own file (it is never followed): remove \(path) and try again."
         case ENOSPC, EDQUOT, EFBIG:
             return "The disk, your quota or the file size limit is full: free some space and try again."
         case EROFS:

@@ -25,8 +25,17 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The body was not JSON (HTML, truncated, empty).
-    public struct ParseError: Error, Sendable {}
+    /// The body was not JSON (HTML, truncated, empty, nested too deep), and where that showed.
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// 1-based line of the first byte that is not JSON.
+        public var line = 1
+        /// 1-based column (in bytes) of that byte.
+        public var column = 1
+        /// What is wrong there.
+        public var reason = "not valid JSON"
+
+        public var description: String { "line \(line), column \(column): \(reason)" }
+    }
 
     /// The member `key` of an object; `nil` for other values or a missing key.
     public subscript(key: String) -> JSONValue? {

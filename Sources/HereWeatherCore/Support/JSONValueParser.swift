@@ -18,8 +18,20 @@ struct JSONValueParser {
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw JSONValue.ParseError() }
+        guard parser.index == bytes.count else { throw parser.failure("more text after the JSON value") }
         return value
+    }
+
+    /// A parse error at the cursor, with its line and column (1-based, in bytes).
+    private func failure(_ reason: String = "not valid JSON") -> JSONValue.ParseError {
+        let end = min(index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for offset in 0..<end where bytes[offset] == 0x0A {
+            line += 1
+            lineStart = offset + 1
+        }
+        return JSONValue.ParseError(line: line, column: end - lineStart + 1, reason: reason)
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -32,13 +44,14 @@ struct JSONValueParser {
 
     private mutating func expect(_ word: StaticString) throws(JSONValue.ParseError) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw JSONValue.ParseError() }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw JSONValue.ParseError() }
+        guard index + count <= bytes.count else { throw failure() }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw failure() }
         index += count
     }
 
     private mutating func value(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
-        guard depth < Self.maximumDepth, let byte = current else { throw JSONValue.ParseError() }
+        guard depth < Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) levels deep") }
+        guard let byte = current else { throw failure() }
         switch byte {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
@@ -60,10 +73,10 @@ struct JSONValueParser {
         }
         while true {
             skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw JSONValue.ParseError() }
+            guard current == UInt8(ascii: "\"") else { throw failure() }
             let key = try string()
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw JSONValue.ParseError() }
+            guard current == UInt8(ascii: ":") else { throw failure() }
             index += 1
             skipWhitespace()
             members[key] = try value(depth: depth + 1)
@@ -71,7 +84,7 @@ struct JSONValueParser {
             switch current {
             case UInt8(ascii: ",")?: index += 1
             case UInt8(ascii: "}")?: index += 1; return .object(members)
-            default: throw JSONValue.ParseError()
+            default: throw failure()
             }
         }
     }
@@ -91,7 +104,7 @@ struct JSONValueParser {
             switch current {
             case UInt8(ascii: ",")?: index += 1
             case UInt8(ascii: "]")?: index += 1; return .array(elements)
-            default: throw JSONValue.ParseError()
+            default: throw failure()
             }
         }
     }
@@ -100,21 +113,21 @@ struct JSONValueParser {
     private mutating func number() throws(JSONValue.ParseError) -> Double {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
-        guard let first = current, isDigit(first) else { throw JSONValue.ParseError() }
+        guard let first = current, isDigit(first) else { throw failure() }
         index += 1
         if first != UInt8(ascii: "0") { skipDigits() }
         if current == UInt8(ascii: ".") {
             index += 1
-            guard try requireDigit() else { throw JSONValue.ParseError() }
+            guard try requireDigit() else { throw failure() }
         }
         if let byte = current, byte | 0x20 == UInt8(ascii: "e") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard try requireDigit() else { throw JSONValue.ParseError() }
+            guard try requireDigit() else { throw failure() }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         // Too large for a Double (1e999): refused, as JSONDecoder does, rather than infinity.
-        guard let value = Double(text), value.isFinite else { throw JSONValue.ParseError() }
+        guard let value = Double(text), value.isFinite else { throw failure() }
         return value
     }
 
@@ -135,16 +148,16 @@ struct JSONValueParser {
         let start = index
         // The common case: no escapes, so the text is the bytes as they are.
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-            guard byte >= 0x20 else { throw JSONValue.ParseError() }
+            guard byte >= 0x20 else { throw failure() }
             index += 1
         }
         var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while true {
-            guard let byte = current, byte >= 0x20 else { throw JSONValue.ParseError() }
+            guard let byte = current, byte >= 0x20 else { throw failure() }
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let string = String(validating: text, as: UTF8.self) else { throw JSONValue.ParseError() }
+                guard let string = String(validating: text, as: UTF8.self) else { throw failure() }
                 return string
             case UInt8(ascii: "\\"):
                 try escape(into: &text)
@@ -155,7 +168,7 @@ struct JSONValueParser {
     }
 
     private mutating func escape(into text: inout [UInt8]) throws(JSONValue.ParseError) {
-        guard let byte = current else { throw JSONValue.ParseError() }
+        guard let byte = current else { throw failure() }
         index += 1
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(byte)
@@ -169,22 +182,22 @@ struct JSONValueParser {
             if (0xD800..<0xDC00).contains(scalar) {
                 // A high surrogate must be followed by an escaped low one.
                 guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw JSONValue.ParseError()
+                    throw failure()
                 }
                 index += 2
                 let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw JSONValue.ParseError() }
+                guard (0xDC00..<0xE000).contains(low) else { throw failure() }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
-            guard let character = Unicode.Scalar(scalar) else { throw JSONValue.ParseError() }
+            guard let character = Unicode.Scalar(scalar) else { throw failure() }
             text.append(contentsOf: Array(String(Character(character)).utf8))
         default:
-            throw JSONValue.ParseError()
+            throw failure()
         }
     }
 
     private mutating func hex4() throws(JSONValue.ParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw JSONValue.ParseError() }
+        guard index + 4 <= bytes.count else { throw failure() }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -193,7 +206,7 @@ struct JSONValueParser {
             case 0x30...0x39: digit = byte - 0x30
             case 0x41...0x46: digit = byte - 0x37
             case 0x61...0x66: digit = byte - 0x57
-            default: throw JSONValue.ParseError()
+            default: throw failure()
             }
             value = value << 4 | UInt32(digit)
             index += 1

@@ -30,6 +30,9 @@ extension CommandRunner {
         /// `ulimit -f 0` with SIGXFSZ ignored: every write to a regular file fails with EFBIG,
         /// as on a full disk, and nothing else changes (pipes, reads, sockets).
         var noRoomToWrite = false
+        /// Shell commands run just before the binary, for what `Process` cannot pass: bytes that
+        /// are not UTF-8 in arguments or variables, e.g. `set -- --config "$(printf 'x\\351')" "$@"`.
+        var shellPrelude: String?
     }
 
     /// Gives HOME and everything under it to `unprivilegedID`, for `Setup.unprivileged`.
@@ -51,6 +54,9 @@ extension CommandRunner {
     private func runBounded(_ arguments: [String], setup: Setup, limit: Duration,
                             environment extra: [String: String]) throws -> BoundedResult {
         var command = [Self.executable.path] + arguments
+        if let prelude = setup.shellPrelude {
+            command = ["/bin/sh", "-c", prelude + "\nexec \"$0\" \"$@\""] + command
+        }
         if setup.noRoomToWrite {
             command = ["/bin/sh", "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\""] + command
         }

@@ -6,6 +6,14 @@
 /// the toml-test suite's TOML 1.0 cases say (Tests/HereWeatherTests/TOMLParserTests.swift).
 struct TOMLParser {
     var scanner: TOMLScanner
+    /// How deep the value being read sits: the tables of the current header, then one level
+    /// per enclosing array or inline table.
+    var depth = 0
+
+    /// Deeper nesting than any config needs is refused rather than risking the stack. Arrays,
+    /// inline tables and the parts of dotted keys and headers all count, together: each is a
+    /// level of the tree the parser builds and every later walk over it.
+    static let maximumDepth = 128
 
     /// Parses a whole document into its root table's members.
     static func parse(_ text: String) throws(TOMLSyntaxError) -> [(key: String, value: ConfigNode)] {
@@ -33,7 +41,8 @@ struct TOMLParser {
             let start = scanner.index
             if scanner.current == TOMLByte.openBracket {
                 section += 1
-                table = try header(root: root, start: start)
+                depth = 0
+                (table, depth) = try header(root: root, start: start)
             } else {
                 let (key, value) = try keyValue()
                 do {
@@ -47,8 +56,9 @@ struct TOMLParser {
         return root.node
     }
 
-    /// A `[table]` or `[[array of tables]]` header line; returns the table it opens.
-    private mutating func header(root: TOMLTableBuilder, start: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
+    /// A `[table]` or `[[array of tables]]` header line; returns the table it opens and how
+    /// deep that table is.
+    private mutating func header(root: TOMLTableBuilder, start: Int) throws(TOMLSyntaxError) -> (TOMLTableBuilder, Int) {
         let isArray = scanner.peek(1) == TOMLByte.openBracket
         scanner.advance(isArray ? 2 : 1)
         scanner.skipWhitespace()
@@ -64,7 +74,7 @@ struct TOMLParser {
             throw scanner.error(error.reason, at: start)
         }
         try scanner.finishLine(after: "the table header")
-        return table
+        return (table, path.count)
     }
 
     /// `key = value`, from the key to the end of the value.
@@ -75,6 +85,9 @@ struct TOMLParser {
             throw scanner.error("expected = after the key (keys with spaces or dots need quotes)")
         }
         scanner.skipWhitespace()
+        // The value sits below the key's tables.
+        depth += key.count
+        defer { depth -= key.count }
         return (key, try value())
     }
 
@@ -83,10 +96,17 @@ struct TOMLParser {
         var names: [String] = []
         repeat {
             scanner.skipWhitespace()
+            try checkDepth(depth + names.count + 1)
             names.append(try simpleKey())
             scanner.skipWhitespace()
         } while scanner.skip(TOMLByte.dot)
         return names
+    }
+
+    /// Throws at the cursor when `level` is deeper than `maximumDepth`.
+    func checkDepth(_ level: Int) throws(TOMLSyntaxError) {
+        guard level > Self.maximumDepth else { return }
+        throw scanner.error("nested more than \(Self.maximumDepth) levels deep (arrays, inline tables and the parts of dotted keys together); a config needs a few")
     }
 
     private mutating func simpleKey() throws(TOMLSyntaxError) -> String {

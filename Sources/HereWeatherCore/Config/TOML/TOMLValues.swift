@@ -27,6 +27,8 @@ extension TOMLParser {
 
     /// `[ value, value, ... ]`, over several lines if need be, with an optional trailing comma.
     private mutating func array() throws(TOMLSyntaxError) -> ConfigNode {
+        try enter()
+        defer { depth -= 1 }
         scanner.advance()
         var elements: [ConfigNode] = []
         while true {
@@ -42,6 +44,8 @@ extension TOMLParser {
 
     /// `{ key = value, ... }` on one line, no trailing comma; finished once closed.
     private mutating func inlineTable() throws(TOMLSyntaxError) -> ConfigNode {
+        try enter()
+        defer { depth -= 1 }
         scanner.advance()
         let table = TOMLTableBuilder(origin: .header)
         scanner.skipWhitespace()
@@ -60,5 +64,11 @@ extension TOMLParser {
             if scanner.skip(TOMLByte.closeBrace) { return table.node }
             throw scanner.error("expected , or } in the inline table (inline tables stay on one line)")
         }
+    }
+
+    /// One level deeper, into an array or inline table at the cursor.
+    private mutating func enter() throws(TOMLSyntaxError) {
+        try checkDepth(depth + 1)
+        depth += 1
     }
 }
