@@ -75,7 +75,8 @@ public struct NMEAReplayLocationProvider: LocationProvider {
     /// without waiting: `O_NONBLOCK`, so a FIFO with no writer cannot hold up the open.
     /// Directories, missing files and other kinds of file are clear errors.
     static func open(_ path: String) throws -> Int32 {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        // The path byte for byte, as the user gave it (SystemPath), even where it is not UTF-8.
+        let descriptor = SystemPath.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else {
             throw LocationError.nmeaUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
