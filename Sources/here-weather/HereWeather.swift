@@ -29,11 +29,17 @@ struct HereWeather: AsyncParsableCommand {
         (~/.config/here-weather/config.toml).
 
         Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
-        service unreachable or failing, 73 file not written, 75 no location, 77 location \
+        service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
         not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
         """,
         version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],
         defaultSubcommand: ReportCommand.self
     )
+
+    /// Reserves the standard streams before anything opens a file, then runs the command.
+    static func main() async {
+        Terminal.reserveStandardStreams()
+        await main(nil)
+    }
 }

@@ -131,7 +131,7 @@ struct ReportCommand: AsyncParsableCommand {
                 recording: try weatherReplay.map(Self.readRecording))
             let (location, report) = try await lookup.run()
             spinner?.stop()
-            output.print(location: location, report: report, output: settings.output, environment: environment)
+            try output.print(location: location, report: report, output: settings.output, environment: environment)
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw output.fail(error, icons: icons)

@@ -95,6 +95,27 @@ import Glibc
         #expect(results.filter { weather($0)?["cached"] as? Bool == true }.count == 4)
     }
 
+    /// Issue 14: runs that found the lock held gave up after half their deadline and each
+    /// sent its own request (50 runs, 50 requests), then showed the first run's entry, written
+    /// moments before, marked stale. They now wait for the holder's answer up to their own
+    /// deadline: one request, and no run calls that entry stale.
+    @Test func fiftyRunsAgainstAServiceSlowerThanHalfTheTimeoutMakeOneRequest() throws {
+        let timeout = 16.0
+        let server = try FixtureServer { _ in
+            usleep(useconds_t(timeout * 0.6 * 1_000_000))
+            return Self.forecast
+        }
+        defer { server.stop() }
+        let runner = try CommandRunner()
+        try runner.writeConfig(config(server: server).replacingOccurrences(of: "timeout = 30", with: "timeout = \(timeout)"))
+        let runs = try (0..<50).map { _ in try runner.start(["--json"]) }
+        let results = runs.map { $0.finish() }
+        for result in results { #expect(result.status == 0, "\(result.stderr)") }
+        #expect(server.requests.count == 1)
+        #expect(results.allSatisfy { weather($0)?["stale"] as? Bool == false }, "an entry younger than the TTL is not stale")
+        #expect(results.filter { weather($0)?["cached"] as? Bool == true }.count == 49)
+    }
+
     // MARK: Interrupted runs
 
     @Test func aRunKilledWhileHoldingTheLockDoesNotBlockTheNext() async throws {
