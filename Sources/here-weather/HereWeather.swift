@@ -1,5 +1,8 @@
 import ArgumentParser
 import HereWeatherCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `here-weather` command: finds where this machine is and reports the weather there.
 @main
@@ -37,9 +40,21 @@ struct HereWeather: AsyncParsableCommand {
         defaultSubcommand: ReportCommand.self
     )
 
-    /// Reserves the standard streams before anything opens a file, then runs the command.
+    /// Reserves the standard streams before anything opens a file, then runs the command as
+    /// swift-argument-parser would, except that what it prints goes through `Terminal` too:
+    /// help, version and completion scripts are checked writes, and its error lines (which
+    /// echo what was typed) are made safe like every other line on stderr.
     static func main() async {
         Terminal.reserveStandardStreams()
-        await main(nil)
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: exitCode(for: error)))
+        }
     }
 }

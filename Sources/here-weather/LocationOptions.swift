@@ -70,19 +70,19 @@ struct LocationOptions: ParsableArguments {
             }
         }
         if let accuracy, DesiredAccuracy(accuracy) == nil {
-            throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(accuracy)\").")
+            throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(ServiceText.printable(accuracy))\").")
         }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= 3600) {
             throw ValidationError("--timeout must be a number of seconds from 0 to 3600.")
         }
         if let maxAge, maxAge != "off", Double(maxAge).map({ $0.isFinite && $0 > 0 }) != true {
-            throw ValidationError("--max-age must be a number of seconds or 'off' (got \"\(maxAge)\").")
+            throw ValidationError("--max-age must be a number of seconds or 'off' (got \"\(ServiceText.printable(maxAge))\").")
         }
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
-            throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(replaySpeed)\").")
+            throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(ServiceText.printable(replaySpeed))\").")
         }
         for source in sources where !Configuration.supportedSources.contains(where: { $0.rawValue == source }) {
-            throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(source)\").")
+            throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(ServiceText.printable(source))\").")
         }
         if !sources.isEmpty && (replay != nil || latitude != nil || city != nil) {
             throw ValidationError("--source chooses among configured sources; --lat/--lon, --city and --replay replace them all.")

@@ -57,7 +57,7 @@ struct PermissionsCommand: ParsableCommand {
 
     static func source(named name: String) throws -> LocationSource {
         guard let source = LocationSource.permissionSources.first(where: { $0.rawValue == name }) else {
-            throw ValidationError("Unknown source \"\(name)\": use one of \(sourceList).")
+            throw ValidationError("Unknown source \"\(ServiceText.printable(name))\": use one of \(sourceList).")
         }
         return source
     }

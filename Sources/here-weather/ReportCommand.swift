@@ -68,10 +68,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let units, Units(rawValue: units) == nil {
-            throw ValidationError("--units must be metric, imperial or standard (got \"\(units)\").")
+            throw ValidationError("--units must be metric, imperial or standard (got \"\(ServiceText.printable(units))\").")
         }
         if let provider, WeatherProviderKind(rawValue: provider) == nil {
-            throw ValidationError("--provider must be \(WeatherProviderKind.choices) (got \"\(provider)\").")
+            throw ValidationError("--provider must be \(WeatherProviderKind.choices) (got \"\(ServiceText.printable(provider))\").")
         }
         if json && (format != nil || waybar) {
             throw ValidationError("--json prints the whole report: use it without --format and --waybar.")

@@ -43,6 +43,18 @@ enum Terminal {
         throw fail(failure, json: false)
     }
 
+    /// Prints what swift-argument-parser made of the error that ended the run (help text on
+    /// stdout when it ends cleanly, a usage error on stderr) and returns the exit status.
+    static func finish(message: String, status: ExitCode) -> Int32 {
+        guard !message.isEmpty else { return status.rawValue }
+        if status == .success {
+            do { try output(message) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
+        } else {
+            warn(message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
+        return status.rawValue
+    }
+
     /// Writes `lines` to stderr.
     static func warn(_ lines: [String]) {
         for line in lines { standardError(line) }

@@ -48,6 +48,16 @@ import Testing
                 "\(result.stderr)")
     }
 
+    /// Help and version are output too: written through the same check.
+    @Test(arguments: [["--help"], ["--version"], ["report", "--help"]])
+    func helpThatCannotBeWrittenIsExit74(arguments: [String]) throws {
+        let runner = try CommandRunner()
+        defer { try? FileManager.default.removeItem(at: runner.home) }
+        let result = try runner.run(arguments, stdout: ">/dev/full")
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("here-weather: Cannot write the output: No space left on device."), "\(result.stderr)")
+    }
+
     /// An error's JSON copy that cannot be written leaves the error itself as the one line.
     @Test func anErrorWithAFullStdoutKeepsItsOwnStatusAndLine() throws {
         let runner = try CommandRunner()
@@ -82,6 +92,20 @@ import Testing
             let shown = try #require(message, "\(result.stdout)")
             #expect(!Self.hasControl(Substring(shown)), "\(shown.debugDescription)")
         }
+    }
+
+    /// Option values the command line rejects are echoed on the error's line as they are
+    /// everywhere else: no line break, no escape sequence.
+    @Test(arguments: [["--units"], ["--provider"], ["where", "--accuracy"], ["where", "--source"], ["--format"]])
+    func anEchoedOptionValueStaysOnOneLine(option: [String]) async throws {
+        let runner = try CommandRunner()
+        defer { try? FileManager.default.removeItem(at: runner.home) }
+        let value = option == ["--format"] ? "%\u{1B}" : "x\ny\u{1B}[2J\u{07}"
+        let result = try await runner.run(option + [value])
+        #expect(result.status == 64, "\(result.stderr)")
+        let errorLine = result.stderr.split(separator: "\n").first { $0.hasPrefix("Error: ") }
+        #expect(errorLine?.contains(option == ["--format"] ? "unknown code % ." : "(got \"x y [2J \")") == true, "\(result.stderr.debugDescription)")
+        #expect(!Self.hasControl(Substring(result.stderr.replacingOccurrences(of: "\n", with: ""))), "\(result.stderr.debugDescription)")
     }
 
     static func hasControl(_ text: Substring) -> Bool {
