@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HereWeatherCore
 
 /// What the built binary writes, when writing fails and when it echoes text it was given
 /// (issue 14): a report that cannot be written is exit 74 with one line on stderr, never
@@ -13,20 +14,20 @@ import Testing
     @Test(arguments: [
         ["--json"], [], ["--format", "%c %t"], ["--waybar"], ["--hourly", "--daily"],
     ])
-    func aReportThatCannotBeWrittenIsExit74WithOneLine(output: [String]) throws {
+    func aReportThatCannotBeWrittenIsExit74WithOneLine(output: [String]) async throws {
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        let result = try runner.run(Self.report + output, stdout: ">/dev/full")
+        let result = try await runner.run(Self.report + output, stdout: ">/dev/full")
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n") == [
             "here-weather: Cannot write the output: No space left on device. Check where standard output goes (a full disk, a closed file or pipe).",
         ])
     }
 
-    @Test func aClosedStdoutIsExit74() throws {
+    @Test func aClosedStdoutIsExit74() async throws {
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        let result = try runner.run(Self.report + ["--json"], stdout: ">&-")
+        let result = try await runner.run(Self.report + ["--json"], stdout: ">&-")
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n") == [
             "here-weather: Cannot write the output: standard output is closed. Check where standard output goes (a full disk, a closed file or pipe).",
@@ -38,11 +39,11 @@ import Testing
         ["where", "--lat", "27.95", "--lon", "-82.46"], ["config", "path"], ["config", "show"],
         ["permissions", "show"], ["doctor"],
     ])
-    func everySubcommandsOutputIsChecked(arguments: [String]) throws {
+    func everySubcommandsOutputIsChecked(arguments: [String]) async throws {
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
         try runner.writeConfig("version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\n[weather]\nbase_url = \"http://127.0.0.1:9\"\n")
-        let result = try runner.run(arguments, stdout: ">/dev/full")
+        let result = try await runner.run(arguments, stdout: ">/dev/full")
         #expect(result.status == 74, "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").last?.hasPrefix("here-weather: Cannot write the output: No space left on device.") == true,
                 "\(result.stderr)")
@@ -50,19 +51,19 @@ import Testing
 
     /// Help and version are output too: written through the same check.
     @Test(arguments: [["--help"], ["--version"], ["report", "--help"]])
-    func helpThatCannotBeWrittenIsExit74(arguments: [String]) throws {
+    func helpThatCannotBeWrittenIsExit74(arguments: [String]) async throws {
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        let result = try runner.run(arguments, stdout: ">/dev/full")
+        let result = try await runner.run(arguments, stdout: ">/dev/full")
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("here-weather: Cannot write the output: No space left on device."), "\(result.stderr)")
     }
 
     /// An error's JSON copy that cannot be written leaves the error itself as the one line.
-    @Test func anErrorWithAFullStdoutKeepsItsOwnStatusAndLine() throws {
+    @Test func anErrorWithAFullStdoutKeepsItsOwnStatusAndLine() async throws {
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        let result = try runner.run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", "/nonexistent"],
+        let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", "/nonexistent"],
                                     stdout: ">/dev/full")
         #expect(result.status == 66, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -114,9 +115,14 @@ import Testing
 }
 
 extension CommandRunner {
-    /// Runs the binary as `run` does, through `sh` with `stdout` as its stdout redirection
+    /// Runs the binary as `run` does (waiting on a thread of its own, never on the few
+    /// cooperative threads), through `sh` with `stdout` as its stdout redirection
     /// (`>/dev/full`, `>&-`); stdout is not captured.
-    func run(_ arguments: [String], stdout redirection: String) throws -> Result {
+    func run(_ arguments: [String], stdout redirection: String) async throws -> Result {
+        try await BlockingCall.run { Swift.Result { try runBlocking(arguments, stdout: redirection) } }
+    }
+
+    private func runBlocking(_ arguments: [String], stdout redirection: String) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirection)", Self.executable.path] + arguments
