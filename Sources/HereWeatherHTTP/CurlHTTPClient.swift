@@ -48,11 +48,14 @@ final class CurlTransfer: @unchecked Sendable {
     private var body: [UInt8] = []
     private var headers: [String: String] = [:]
     private var bodyTooLarge = false
+    /// Whether an HTTP response with a final (not 1xx) status line arrived: a protocol error
+    /// after one is about its redirect, before one means the peer does not speak HTTP.
+    private var receivedResponse = false
     private let cancelled = Atomic<Bool>(false)
 
     init(request: HTTPRequest, certificateAuthorities: String? = nil) {
         self.request = request
-        self.host = Self.host(of: request.url)
+        self.host = ServiceURL(request.url).shown
         self.certificateAuthorities = certificateAuthorities
         self.isSecure = request.url.lowercased().hasPrefix("https://")
     }
@@ -64,6 +67,9 @@ final class CurlTransfer: @unchecked Sendable {
         let remaining = ContinuousClock.now.duration(to: request.deadline)
         let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         guard milliseconds > 0 else { return .failure(HTTPError.timedOut(host)) }
+        // Checked here, so that libcurl's "unsupported protocol" only ever means a refused
+        // redirect or a peer that does not speak HTTP.
+        guard ServiceURL.isHTTP(request.url) else { return .failure(HTTPError.invalidURL) }
         guard let handle = hw_curl_easy_init() else { return .failure(HTTPError.transferFailed("libcurl could not start (is libcurl4 installed?)")) }
         defer { hw_curl_easy_cleanup(handle) }
 
@@ -113,10 +119,15 @@ final class CurlTransfer: @unchecked Sendable {
             _ = hw_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
             return osError == Int(ECONNREFUSED) ? .connectionRefused(host) : .cannotConnect(host)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
-        // The request's own scheme is allowed, so an https request meets this only on a
-        // redirect to another scheme: plain http, refused.
-        case CURLE_UNSUPPORTED_PROTOCOL where isSecure: return .insecureRedirect(host)
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidURL
+        // The request's own scheme is allowed (checked before the transfer), so after a
+        // response this is its redirect to a scheme refused: plain http from https.
+        case CURLE_UNSUPPORTED_PROTOCOL where receivedResponse:
+            return isSecure ? .insecureRedirect(host) : .transferFailed("redirected to a scheme other than http(s)")
+        // Before any response: the peer answered with something that is not HTTP (an SSH
+        // banner, garbage, a 100 Continue and then a body), which libcurl reports as a
+        // refused HTTP/0.9 answer or a weird reply.
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY: return .notHTTP(host)
+        case CURLE_URL_MALFORMAT: return .invalidURL
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
             return .tlsFailure(host)
@@ -135,8 +146,10 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     fileprivate func appendHeader(_ line: String) {
-        if line.hasPrefix("HTTP/") {  // a new response (after a redirect): start over
+        if line.hasPrefix("HTTP/") {  // a new response (after a redirect or a 1xx): start over
             headers = [:]
+            let status = line.split(separator: " ", maxSplits: 2).dropFirst().first
+            if let status, !status.hasPrefix("1") { receivedResponse = true }
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
@@ -146,15 +159,6 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     fileprivate var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-
-    /// `host[:port]` of a URL, for messages (never the path or query).
-    static func host(of url: String) -> String {
-        var rest = Substring(url)
-        if let scheme = rest.utf8.firstRange(of: "://".utf8) { rest = rest[scheme.upperBound...] }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let host = authority.split(separator: "@").last.map(String.init) ?? String(authority)
-        return host.isEmpty ? "the server" : host
-    }
 }
 
 private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,

@@ -31,8 +31,8 @@ struct ConfigCommand: ParsableCommand {
             commandName: "path", abstract: "Print the config file's path.")
         @OptionGroup var options: Options
 
-        func run() {
-            print(options.path)
+        func run() throws {
+            try Terminal.output(options.path)
         }
     }
 
@@ -46,9 +46,9 @@ struct ConfigCommand: ParsableCommand {
             do {
                 let loaded = try ConfigurationLoader.load(path: options.path)
                 Terminal.warn(loaded.warnings)
-                print("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
-                print(ConfigurationText.effective(loaded.configuration, environment: SystemPath.environment),
-                      terminator: "")
+                try Terminal.output("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
+                try Terminal.output(ConfigurationText.effective(loaded.configuration, environment: SystemPath.environment),
+                                    terminator: "")
             } catch let error as any UserFacingError {
                 throw Terminal.fail(error, json: false)
             }
@@ -76,7 +76,7 @@ struct ConfigCommand: ParsableCommand {
                 }
                 throw ExitCode(ExitStatus.cannotCreate.rawValue)
             }
-            print("Wrote \(path). Set [location.fixed] latitude and longitude, then run here-weather.")
+            try Terminal.output("Wrote \(path). Set [location.fixed] latitude and longitude, then run here-weather.")
         }
     }
 }

@@ -36,7 +36,7 @@ struct DoctorCommand: AsyncParsableCommand {
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
                                                    environment: environment)
         } catch let error as any UserFacingError {
-            print(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
+            try Terminal.output(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
             throw ExitCode(error.exitStatus.rawValue)
         }
         let settings = loaded.configuration
@@ -65,7 +65,7 @@ struct DoctorCommand: AsyncParsableCommand {
                                                      environment: environment, http: http),
             units: settings.weather.units)
         checks += await doctor.run()
-        print(Doctor.render(checks))
+        try Terminal.output(Doctor.render(checks))
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
 import HereWeatherCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The program's entry: runs `HereWeather` on the command line byte for byte
 /// (`SystemPath.arguments`); `CommandLine.arguments` turns bytes that are not UTF-8 into
@@ -7,7 +10,7 @@ import HereWeatherCore
 @main
 enum Main {
     static func main() async {
-        await HereWeather.main(Array(SystemPath.arguments.dropFirst()))
+        await HereWeather.run(Array(SystemPath.arguments.dropFirst()))
     }
 }
 
@@ -38,11 +41,29 @@ struct HereWeather: AsyncParsableCommand {
         (~/.config/here-weather/config.toml).
 
         Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
-        service unreachable or failing, 73 file not written, 75 no location, 77 location \
+        service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
         not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
         """,
         version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],
         defaultSubcommand: ReportCommand.self
     )
+
+    /// Reserves the standard streams before anything opens a file, then runs the command as
+    /// swift-argument-parser would, except that what it prints goes through `Terminal` too:
+    /// help, version and completion scripts are checked writes, and its error lines (which
+    /// echo what was typed) are made safe like every other line on stderr.
+    static func run(_ arguments: [String]) async {
+        Terminal.reserveStandardStreams()
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: exitCode(for: error)))
+        }
+    }
 }

@@ -70,7 +70,7 @@ struct LocationOptions: ParsableArguments {
             }
         }
         if let accuracy, DesiredAccuracy(accuracy) == nil {
-            throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(accuracy)\").")
+            throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(ServiceText.printable(accuracy))\").")
         }
         let bounds = Configuration.LocationSettings.self
         if let timeout, !bounds.timeoutRange.contains(timeout) {
@@ -78,13 +78,13 @@ struct LocationOptions: ParsableArguments {
         }
         if let maxAge, maxAge != "off", Double(maxAge).map(bounds.maxAgeRange.contains) != true {
             throw ValidationError("--max-age must be a number of seconds from \(Self.format(bounds.maxAgeRange)), "
-                                  + "or 'off' (got \"\(maxAge)\").")
+                                  + "or 'off' (got \"\(ServiceText.printable(maxAge))\").")
         }
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
-            throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(replaySpeed)\").")
+            throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(ServiceText.printable(replaySpeed))\").")
         }
         for source in sources where !Configuration.supportedSources.contains(where: { $0.rawValue == source }) {
-            throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(source)\").")
+            throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(ServiceText.printable(source))\").")
         }
         if !sources.isEmpty && (replay != nil || latitude != nil || city != nil) {
             throw ValidationError("--source chooses among configured sources; --lat/--lon, --city and --replay replace them all.")

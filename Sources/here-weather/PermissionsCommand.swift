@@ -57,7 +57,7 @@ struct PermissionsCommand: ParsableCommand {
 
     static func source(named name: String) throws -> LocationSource {
         guard let source = LocationSource.permissionSources.first(where: { $0.rawValue == name }) else {
-            throw ValidationError("Unknown source \"\(name)\": use one of \(sourceList).")
+            throw ValidationError("Unknown source \"\(ServiceText.printable(name))\": use one of \(sourceList).")
         }
         return source
     }
@@ -72,7 +72,7 @@ struct PermissionsCommand: ParsableCommand {
 
         func run() throws {
             let (resolver, _) = try options.load()
-            print(PermissionsCommand.render(resolver), terminator: "")
+            try Terminal.output(PermissionsCommand.render(resolver), terminator: "")
         }
     }
 
@@ -126,10 +126,10 @@ struct PermissionsCommand: ParsableCommand {
         }
         resolver.decisions[source] = permission
         let state = resolver.state(of: source)
-        print("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
+        try Terminal.output("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
         let master = resolver.masterSwitch
         if !master.enabled && permission != nil {
-            print("Note: location services are off, \(phrase(master.origin)), so no source is used.")
+            try Terminal.output("Note: location services are off, \(phrase(master.origin)), so no source is used.")
         }
     }
 

@@ -68,10 +68,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let units, Units(rawValue: units) == nil {
-            throw ValidationError("--units must be metric, imperial or standard (got \"\(units)\").")
+            throw ValidationError("--units must be metric, imperial or standard (got \"\(ServiceText.printable(units))\").")
         }
         if let provider, WeatherProviderKind(rawValue: provider) == nil {
-            throw ValidationError("--provider must be \(WeatherProviderKind.choices) (got \"\(provider)\").")
+            throw ValidationError("--provider must be \(WeatherProviderKind.choices) (got \"\(ServiceText.printable(provider))\").")
         }
         if json && (format != nil || waybar) {
             throw ValidationError("--json prints the whole report: use it without --format and --waybar.")
@@ -131,7 +131,7 @@ struct ReportCommand: AsyncParsableCommand {
                 recording: try weatherReplay.map(Self.readRecording))
             let (location, report) = try await lookup.run()
             spinner?.stop()
-            output.print(location: location, report: report, output: settings.output, environment: environment)
+            try output.print(location: location, report: report, output: settings.output, environment: environment)
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw output.fail(error, icons: icons)

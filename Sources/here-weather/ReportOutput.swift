@@ -22,34 +22,38 @@ enum ReportOutput {
         return true
     }
 
-    /// Prints the report for `location`.
+    /// Prints the report for `location`; a report that cannot be written ends the run (exit 74).
     func print(location: Location, report: WeatherReport, output settings: Configuration.OutputSettings,
-               environment: [String: String]) {
+               environment: [String: String]) throws {
         let fields = ReportFields(location: location, report: report, output: settings)
         switch self {
         case .text(let hourly, let daily):
             let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
-            Swift.print(TextReport(location: location, report: report, style: style, output: settings)
+            try Terminal.output(TextReport(location: location, report: report, style: style, output: settings)
                 .render(hourly: hourly, daily: daily))
         case .json:
-            Swift.print(JSONReport.render(location: location, report: report))
+            try Terminal.output(JSONReport.render(location: location, report: report))
         case .format(let format):
-            Swift.print(format.render(fields))
+            try Terminal.output(format.render(fields))
         case .waybar(let text):
-            Swift.print(WaybarReport.render(fields, format: text))
+            try Terminal.output(WaybarReport.render(fields, format: text))
         }
     }
 
     /// Reports `error` and returns the exit to throw. With `--waybar` the bar still gets a
     /// valid line (class `error`) and the exit status is 0: waybar hides a custom module whose
     /// command exits non-zero, which would leave the user with nothing to see. The message
-    /// also goes to stderr, which waybar logs.
+    /// also goes to stderr, which waybar logs. A line that cannot be written is exit 74.
     func fail(_ error: any UserFacingError, icons: GlyphSet) -> ExitCode {
         guard case .waybar = self else {
             if case .json = self { return Terminal.fail(error, json: true) }
             return Terminal.fail(error, json: false)
         }
-        Swift.print(WaybarReport.error(error, icons: icons))
+        do {
+            try Terminal.output(WaybarReport.error(error, icons: icons))
+        } catch {
+            return error as? ExitCode ?? ExitCode(ExitStatus.ioError.rawValue)
+        }
         Terminal.standardError("here-weather: " + error.message)
         return .success
     }

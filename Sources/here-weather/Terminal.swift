@@ -5,26 +5,102 @@ import Glibc
 #endif
 
 /// Writing to the terminal's streams.
+///
+/// Every write to stdout goes through `output`, which checks it: a report that cannot be
+/// written (a full disk, `> /dev/full`, a closed stdout) ends the run with exit 74 and one
+/// line on stderr, never exit 0 with nothing printed. Every line to stderr goes through
+/// `standardError`, which keeps it one line whatever text it echoes.
 enum Terminal {
+    /// Whether stdout was closed when the program started (`here-weather >&-`).
+    nonisolated(unsafe) private static var standardOutputWasClosed = false
+
+    /// Puts /dev/null on stdin, stdout or stderr where the program was started with one closed,
+    /// before anything else opens a file: the kernel hands out the lowest free number, so a
+    /// cache or lock file would otherwise become "stdout" and receive the report. A closed
+    /// stdout is remembered, and writing the report then fails as it should.
+    static func reserveStandardStreams() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDWR)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+            if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
+        }
+    }
+
+    /// Writes `text` and `terminator` to stdout, all of it. When it cannot, reports an
+    /// `OutputWriteError` on stderr and throws its exit (74).
+    static func output(_ text: String, terminator: String = "\n") throws {
+        let failure: OutputWriteError
+        if standardOutputWasClosed {
+            failure = OutputWriteError(reason: "standard output is closed")
+        } else if let code = writeAll(STDOUT_FILENO, text + terminator) {
+            failure = OutputWriteError(reason: String(cString: strerror(code)))
+        } else {
+            return
+        }
+        throw fail(failure, json: false)
+    }
+
+    /// Prints what swift-argument-parser made of the error that ended the run (help text on
+    /// stdout when it ends cleanly, a usage error on stderr) and returns the exit status.
+    static func finish(message: String, status: ExitCode) -> Int32 {
+        guard !message.isEmpty else { return status.rawValue }
+        if status == .success {
+            do { try output(message) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
+        } else {
+            warn(message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
+        return status.rawValue
+    }
+
     /// Writes `lines` to stderr.
     static func warn(_ lines: [String]) {
         for line in lines { standardError(line) }
     }
 
+    /// Writes `line` to stderr as one line: control characters in any text it echoes (a city
+    /// name, a path, a config value) become spaces (`ServiceText.printable`), so no text can
+    /// break the line or drive the terminal.
     static func standardError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            guard result > 0 else { return }
-            written += result
-        }
+        _ = writeAll(STDERR_FILENO, ServiceText.printable(line) + "\n")
     }
 
-    /// Reports `error` (JSON on stdout too when asked) and returns the exit to throw.
+    /// Reports `error` (JSON on stdout too when asked, unless stdout is what failed) and
+    /// returns the exit to throw.
     static func fail(_ error: any UserFacingError, json: Bool) -> ExitCode {
-        if json { print(JSONReport.error(error)) }
+        // The run already fails with the error's status: a JSON copy that cannot be written
+        // changes nothing, and the error stays the one line.
+        if json && !standardOutputWasClosed && !(error is OutputWriteError) {
+            _ = writeAll(STDOUT_FILENO, JSONReport.error(error) + "\n")
+        }
         standardError("here-weather: " + error.message)
         return ExitCode(error.exitStatus.rawValue)
     }
+
+    /// Writes every byte of `text` to `descriptor`; the `errno` of a write that failed, else `nil`.
+    private static func writeAll(_ descriptor: Int32, _ text: String) -> Int32? {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return result < 0 ? errno : EIO }
+            written += result
+        }
+        return nil
+    }
+}
+
+/// The report (or other output) could not be written to stdout: exit 74 (EX_IOERR).
+struct OutputWriteError: UserFacingError {
+    /// Why, as the system says it: "No space left on device".
+    let reason: String
+
+    var message: String {
+        "Cannot write the output: \(reason). Check where standard output goes (a full disk, a closed file or pipe)."
+    }
+
+    var exitStatus: ExitStatus { .ioError }
 }

@@ -32,7 +32,7 @@ struct WhereCommand: AsyncParsableCommand {
             Terminal.warn(loaded.warnings)
             let (provider, request) = try location.locationSetup(loaded, environment: environment)
             let fix = try await provider.requestLocation(request)
-            print(json ? LocationReport.json(fix) : LocationReport.text(fix))
+            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix))
         } catch let error as any UserFacingError {
             throw Terminal.fail(error, json: json)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HereWeatherCore
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +81,7 @@ import Glibc
 
     // MARK: Coalescing
 
-    @Test func fiveRunsStartedTogetherMakeExactlyOneRequest() throws {
+    @Test func fiveRunsStartedTogetherMakeExactlyOneRequest() async throws {
         // A slow answer keeps the first run's lock held while the others start.
         let server = try FixtureServer { _ in
             usleep(300_000)
@@ -89,10 +90,33 @@ import Glibc
         let runner = try CommandRunner()
         try runner.writeConfig(config(server: server))
         let runs = try (0..<5).map { _ in try runner.start(["--json"]) }
-        let results = runs.map { $0.finish() }
+        let results = try await BlockingCall.run { .success(runs.map { $0.finish() }) }
         for result in results { #expect(result.status == 0, "\(result.stderr)") }
         #expect(server.requests.count == 1)
         #expect(results.filter { weather($0)?["cached"] as? Bool == true }.count == 4)
+    }
+
+    /// Issue 14: runs that found the lock held gave up after half their deadline and each
+    /// sent its own request (50 runs, 50 requests), then showed the first run's entry, written
+    /// moments before, marked stale. They now wait for the holder's answer up to their own
+    /// deadline: one request, and no run calls that entry stale.
+    @Test func fiftyRunsAgainstAServiceSlowerThanHalfTheTimeoutMakeOneRequest() async throws {
+        let timeout = 16.0
+        let server = try FixtureServer { _ in
+            usleep(useconds_t(timeout * 0.6 * 1_000_000))
+            return Self.forecast
+        }
+        defer { server.stop() }
+        let runner = try CommandRunner()
+        try runner.writeConfig(config(server: server).replacingOccurrences(of: "timeout = 30", with: "timeout = \(timeout)"))
+        let runs = try (0..<50).map { _ in try runner.start(["--json"]) }
+        // Waited for on a thread of its own: blocking a cooperative thread for the whole
+        // service delay would stall every test whose point is a deadline.
+        let results = try await BlockingCall.run { .success(runs.map { $0.finish() }) }
+        for result in results { #expect(result.status == 0, "\(result.stderr)") }
+        #expect(server.requests.count == 1)
+        #expect(results.allSatisfy { weather($0)?["stale"] as? Bool == false }, "an entry younger than the TTL is not stale")
+        #expect(results.filter { weather($0)?["cached"] as? Bool == true }.count == 49)
     }
 
     // MARK: Interrupted runs
@@ -225,7 +249,7 @@ private func waitUntil(_ condition: () -> Bool) -> Bool {
 }
 
 /// A started run of the binary whose output is collected when it ends.
-private struct RunningCommand {
+private struct RunningCommand: @unchecked Sendable {
     let process: Process
     let out: Pipe
     let err: Pipe

@@ -81,8 +81,33 @@ import Testing
 
     @Test(arguments: ["ftp://127.0.0.1/x", "file:///etc/passwd", "not a url"])
     func onlyHTTPAndHTTPSAreAllowed(url: String) async throws {
-        await #expect(throws: HTTPError.self) {
+        await #expect(throws: HTTPError.invalidURL) {
             try await client.get(request(url))
+        }
+    }
+
+    /// A peer on the port that answers, but not with HTTP, is a network fault naming the
+    /// host, not "the service URL is not a valid http(s) URL" (issue 14).
+    @Test(arguments: [
+        Array("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n".utf8),
+        [0x00, 0xFF, 0x16, 0x03] + Array("garbage\r\n\r\n".utf8),
+        Array("HTTP/1.1 100 Continue\r\n\r\n{\"latitude\": 27.9}".utf8),
+    ])
+    func aPeerThatDoesNotSpeakHTTPIsNamedAsSuch(greeting: [UInt8]) async throws {
+        let peer = try FakeTCPPeer(FakeTCPPeer.Behaviour(greeting: greeting, closes: false))
+        defer { peer.stop() }
+        await #expect(throws: HTTPError.notHTTP("127.0.0.1:\(peer.port)")) {
+            try await client.get(request("http://127.0.0.1:\(peer.port)/v1/forecast", seconds: 20))
+        }
+    }
+
+    /// A plain-http request redirected to another scheme is refused as a redirect, not taken
+    /// for a peer that does not speak HTTP.
+    @Test func aRedirectToAnotherSchemeIsARefusedRedirect() async throws {
+        let server = try FixtureServer(routes: ["/x": FixtureServer.Response(status: 302, headers: [("Location", "ftp://127.0.0.1/x")], body: [])])
+        defer { server.stop() }
+        await #expect(throws: HTTPError.transferFailed("redirected to a scheme other than http(s)")) {
+            try await client.get(request(server.baseURL + "/x"))
         }
     }
 
@@ -96,7 +121,7 @@ import Testing
     }
 
     @Test func hostInMessagesNeverIncludesPathOrQuery() {
-        #expect(CurlTransfer.host(of: "https://api.openweathermap.org/data/2.5/weather?appid=SECRET") == "api.openweathermap.org")
-        #expect(CurlTransfer.host(of: "http://user:pw@127.0.0.1:8080/x") == "127.0.0.1:8080")
+        #expect(ServiceURL("https://api.openweathermap.org/data/2.5/weather?appid=SECRET").shown == "api.openweathermap.org")
+        #expect(ServiceURL("http://user:pw@127.0.0.1:8080/x").shown == "127.0.0.1:8080")
     }
 }

@@ -355,7 +355,7 @@ import HereWeatherHTTP
         ("http://[::ffff:192.0.2.1]/", false), ("http://1270.0.0.1/", false), ("http://127.0.0.256/", false),
     ])
     func loopbackHostsAreRecognised(url: String, loopback: Bool) {
-        #expect(IPServiceEndpoint.isLoopback(host: IPServiceEndpoint.host(of: url)) == loopback)
+        #expect(ServiceURL(url).isLoopback == loopback)
     }
 
     // MARK: No traffic unless asked

@@ -270,6 +270,17 @@ import HereWeatherHTTP
         #expect(try cache.load(key).fetchedAt == clock.now)
     }
 
+    /// Issue 14: an entry younger than the TTL is never called stale, even when it stands in
+    /// for a fetch that failed (`--no-cache`, or a lock still held at the deadline).
+    @Test func aFreshEntryStandingInForAFailedFetchIsNotStale() async throws {
+        _ = try await provider().report(for: query())
+        service.fail(with: Self.refused)
+        clock.advance(10)
+        let report = try await provider(readsFresh: false).report(for: query())
+        #expect(report.freshness == Freshness(cached: true, ageSeconds: 10, stale: false))
+        #expect(service.calls == 2, "the service was asked first")
+    }
+
     // MARK: Locking
 
     @Test func aHeldLockMakesOthersWaitOnlyUntilTheirLimit() async throws {
@@ -277,12 +288,15 @@ import HereWeatherHTTP
         await #expect(throws: WeatherCacheError.lockTimedOut(path: cache.lockPath(for: key))) {
             _ = try await cache.lock(key, waitingUntil: .now + .milliseconds(50))
         }
-        // The fetch goes ahead without the lock once half its time is spent waiting.
+        // At its deadline the fetch goes ahead without the lock (a real service then times out
+        // at once: no time is left to ask).
         let report = try await provider().report(for: query(seconds: 1))
         #expect(report.freshness.cached == false)
         #expect(service.calls == 1)
         held.release()
-        let again = try await cache.lock(key, waitingUntil: .now)
+        // Free again. (Not a single try: a child process another test is spawning can hold a
+        // copy of the descriptor, and so the lock, until its exec closes it.)
+        let again = try await cache.lock(key, waitingUntil: .now + .seconds(10))
         again.release()
     }
 

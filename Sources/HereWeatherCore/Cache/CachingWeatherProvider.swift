@@ -11,14 +11,15 @@ import Foundation
 /// For a query it
 /// 1. answers from a fresh entry (younger than `ttl`, or than the service's own
 ///    `Cache-Control: max-age`/`Expires` when longer) without touching the network;
-/// 2. otherwise takes the key's lock, waiting at most half the time left before the query's
-///    deadline (status bars that fire together: the first fetches, the others wait and then
-///    find its fresh entry); a lock not had by then is skipped, not waited for;
+/// 2. otherwise takes the key's lock. A run that finds it held waits for the holder's answer,
+///    up to its own deadline (status bars that fire together want the same data: the first
+///    fetches, the others wait however slow the service is, then find its fresh entry);
 /// 3. fetches from `base` and stores the answer; an entry that kept the service's
 ///    `Last-Modified` is offered for revalidation, and a 304 Not Modified stores it again
 ///    as fetched now, with the service's new lifetime, without downloading it again;
-/// 4. when the fetch fails for a reason `WeatherError.allowsStaleFallback` accepts, answers
-///    from an entry younger than `staleLimit`, marked `stale` with its age.
+/// 4. when the fetch fails for a reason `WeatherError.allowsStaleFallback` accepts (a lock
+///    still held at the deadline leaves no time to fetch: a timeout), answers from an entry
+///    younger than `staleLimit`, marked `stale` with its age unless it is still fresh.
 ///
 /// Reports carry `freshness`: `cached` and `ageSeconds` for cache answers, `stale` for step 4.
 public struct CachingWeatherProvider: WeatherProvider {
@@ -69,11 +70,10 @@ public struct CachingWeatherProvider: WeatherProvider {
         let key = WeatherCacheKey(provider: kind, coordinate: query.coordinate, units: query.units,
                                   coordinateDecimals: coordinateDecimals)
         if readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
-        let waitLimit = ContinuousClock.now + (query.deadline - ContinuousClock.now) / 2
-        let lock = try? await cache.lock(key, waitingUntil: waitLimit)
+        let lock = try? await cache.lock(key, waitingUntil: query.deadline)
         defer { lock?.release() }
         // Another run may have fetched while this one waited for the lock.
-        if lock != nil, readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
+        if readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
         do {
             var answer = try await base.fetch(query, revalidating: storedForRevalidation(key))
             let entry = WeatherCacheEntry(key: key, fetchedAt: cache.now(), serviceMaxAge: answer.serviceMaxAge,
@@ -95,18 +95,20 @@ public struct CachingWeatherProvider: WeatherProvider {
     }
 
     /// The entry for `key` as an answer: when `fresh`, only a fresh one; otherwise any younger
-    /// than `staleLimit`, marked stale. Entries that fail to load or decode are no answer.
+    /// than `staleLimit`, marked stale unless it is fresh (an entry within its lifetime is
+    /// never called stale). Entries that fail to load or decode are no answer.
     func cached(_ key: WeatherCacheKey, fresh: Bool) -> WeatherFetch? {
         guard let entry = try? cache.load(key) else { return nil }
         let now = cache.now()
         let age = entry.age(at: now)
+        let isFresh = entry.isFresh(ttl: ttl, at: now)
         if fresh {
-            guard entry.isFresh(ttl: ttl, at: now) else { return nil }
+            guard isFresh else { return nil }
         } else {
             guard age >= 0, age < staleLimit else { return nil }
         }
         guard var report = try? base.report(fromRecording: entry.recording, units: key.units) else { return nil }
-        report.freshness = Freshness(cached: true, ageSeconds: age, stale: !fresh)
+        report.freshness = Freshness(cached: true, ageSeconds: age, stale: !isFresh)
         return WeatherFetch(report: report, recording: entry.recording, serviceMaxAge: entry.serviceMaxAge,
                             lastModified: entry.lastModified)
     }

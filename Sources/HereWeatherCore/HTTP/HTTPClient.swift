@@ -47,6 +47,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     /// An https request was redirected to plain http (or another scheme), which is refused.
     case insecureRedirect(String)
     case timedOut(String)
+    /// Something answered on the service's port, but not with HTTP (an SSH banner, garbage,
+    /// a 1xx with nothing after it): a wrong port, or a proxy or firewall in the way.
+    case notHTTP(String)
     case bodyTooLarge(limit: Int)
     case cancelled
     case transferFailed(String)
@@ -61,6 +64,7 @@ public enum HTTPError: Error, Sendable, Equatable {
         case .tlsFailure(let host): return "secure connection to \(host) failed"
         case .insecureRedirect(let host): return "\(host) redirected the https request to plain http, which is refused"
         case .timedOut(let host): return "\(host) did not answer in time"
+        case .notHTTP(let host): return "\(host) answered, but not with HTTP"
         case .bodyTooLarge(let limit): return "the response was larger than \(limit / 1024) KiB"
         case .cancelled: return "the request was cancelled"
         case .transferFailed(let detail): return "the transfer failed (\(detail))"

@@ -12,7 +12,7 @@ public enum TransportSecurity {
         let lower = url.lowercased()
         if lower.hasPrefix("https://") { return true }
         guard lower.hasPrefix("http://") else { return false }
-        return allowPlainHTTP || IPServiceEndpoint.isLoopback(host: IPServiceEndpoint.host(of: url))
+        return allowPlainHTTP || ServiceURL(url).isLoopback
     }
 
     /// The refusal's text for the URL at config key `key` (`weather.metno.base_url`): what is

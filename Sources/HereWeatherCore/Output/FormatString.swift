@@ -101,7 +101,7 @@ public struct FormatString: Sendable, Equatable {
             index = source.index(after: index)
             guard let code = Code.byLetter[letter] else {
                 let known = (Code.allCases.map { "%\($0.letter)" } + ["%S"]).joined(separator: " ")
-                throw UsageError("--format has an unknown code %\(letter). Known codes: \(known) (see --help).")
+                throw UsageError("--format has an unknown code %\(ServiceText.printable(String(letter))). Known codes: \(known) (see --help).")
             }
             if code == .percent {
                 literal.append("%")

@@ -19,7 +19,7 @@ public enum JSONReport {
     public static func error(_ error: any UserFacingError) -> String {
         JSONOutput.object([("error", .object([
             ("code", .string(error.exitStatus.code)),
-            ("message", .string(error.message)),
+            ("message", .string(ServiceText.printable(error.message))),
             ("exit_status", .number(Double(error.exitStatus.rawValue))),
         ]))]).serialized()
     }

@@ -24,7 +24,7 @@ public enum WaybarReport {
     /// `text`, the whole message as `tooltip`, classes `error` and the error's code.
     public static func error(_ error: any UserFacingError, icons: GlyphSet = .emoji) -> String {
         let mark = icons == .emoji ? "⚠️ " : icons == .nerd ? "\u{F071} " : "! "
-        return line(text: mark + shortText(error.exitStatus), tooltip: "here-weather: " + error.message,
+        return line(text: mark + shortText(error.exitStatus), tooltip: "here-weather: " + ServiceText.printable(error.message),
                     classes: ["error", error.exitStatus.code], alt: "error")
     }
 
@@ -38,6 +38,7 @@ public enum WaybarReport {
         case .noInput: return "no input"
         case .usage: return "usage error"
         case .cannotCreate: return "write error"
+        case .ioError: return "output error"
         case .ok: return "ok"
         }
     }

@@ -10,6 +10,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case noInput = 66
     /// A file could not be written (e.g. `config init` without `--force`).
     case cannotCreate = 73
+    /// The output could not be written (a full disk, `> /dev/full`, a closed stdout).
+    case ioError = 74
     /// No location could be had.
     case noLocation = 75
     /// Location is off or not permitted.
@@ -25,6 +27,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .serviceUnavailable: return "service_unavailable"
         case .noInput: return "no_input"
         case .cannotCreate: return "cannot_create"
+        case .ioError: return "io_error"
         case .noLocation: return "no_location"
         case .notPermitted: return "not_permitted"
         case .configuration: return "configuration"

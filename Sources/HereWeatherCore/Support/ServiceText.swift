@@ -1,11 +1,13 @@
 /// Text a web service sent, made fit to show: an error's reason in a one-line message, a
-/// `Retry-After` value, a place name or condition on a line of the report.
+/// `Retry-After` value, a place name or condition on a line of the report. `printable` is
+/// also the one rule for text the user gave that a message echoes (a `--city` name, a path,
+/// a config value): every line written to stderr passes through it.
 ///
 /// Services put line breaks, stack traces, whole pages and escape sequences in such fields.
 /// Secrets come out first, before anything is shortened, so that no cut can leave part of
 /// one behind; control characters never reach the terminal, so a service can neither break
 /// a message over lines nor drive the terminal.
-enum ServiceText {
+public enum ServiceText {
     /// Quoted text is cut to this many characters by default (a weather service's message may
     /// end in a useful URL, so it is generous).
     static let maxLength = 300
@@ -55,8 +57,8 @@ enum ServiceText {
     }
 
     /// `text` with each control character as a space, otherwise as sent: for values shown on
-    /// a line of the report (place names, conditions, alert titles).
-    static func printable(_ text: String) -> String {
+    /// a line of the report (place names, conditions, alert titles) and for every message line.
+    public static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

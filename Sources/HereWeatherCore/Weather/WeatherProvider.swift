@@ -112,7 +112,7 @@ public struct StoredWeather: Sendable {
 public let defaultCoordinateDecimals = 2
 
 /// Why no weather report could be had.
-public enum WeatherError: UserFacingError {
+public enum WeatherError: UserFacingError, ServiceFailure {
     /// No HTTP response at all (DNS, refused, timeout, TLS).
     case unreachable(service: String, HTTPError)
     /// The service answered with an error status.
@@ -181,15 +181,13 @@ public enum WeatherError: UserFacingError {
     }
 }
 
-/// Turns an HTTP response from a weather service into its JSON body or a `WeatherError`.
+/// Turns an HTTP exchange with a weather service into its JSON body or a `WeatherError`,
+/// by `ServiceAnswer`'s rule.
 enum WeatherServiceResponse {
-    /// Sends `request`; no response at all is `WeatherError.unreachable`.
+    /// Sends `request`; no response at all is `WeatherError.unreachable`, a cancelled one
+    /// `CancellationError`.
     static func get(_ request: HTTPRequest, http: any HTTPClient, service: String) async throws -> HTTPResponse {
-        do {
-            return try await http.get(request)
-        } catch let error as HTTPError {
-            throw WeatherError.unreachable(service: service, error)
-        }
+        try await ServiceAnswer.send(request, http: http) { WeatherError.unreachable(service: service, $0) }
     }
 
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).
@@ -206,31 +204,9 @@ enum WeatherServiceResponse {
     /// The JSON body of a 2xx response; errors for every other status and for non-JSON bodies.
     ///
     /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.
-    /// `secrets` are removed from any text quoted from the service (`ServiceText`).
+    /// `secrets` are removed from any text quoted from the service.
     static func json(from response: HTTPResponse, service: String, howToSetKey: String?,
                      secrets: [String] = []) throws -> JSONValue {
-        let body = try? JSONValue.parse(response.body)
-        let detail = (body?["reason"]?.string ?? body?["message"]?.string ?? body?["detail"]?.string).map { ServiceText.quoted($0, secrets: secrets) }
-        switch response.status {
-        case 200..<300:
-            guard let body else { throw WeatherError.undecodable(service: service, reason: describeNonJSON(response.body)) }
-            return body
-        case 401 where howToSetKey != nil, 403 where howToSetKey != nil:
-            throw WeatherError.keyRejected(service: service, status: response.status, howToSet: howToSetKey ?? "")
-        case 429:
-            throw WeatherError.rateLimited(service: service, retryAfter: response.headers["retry-after"])
-        default:
-            throw WeatherError.serviceFailed(service: service, status: response.status, detail: detail)
-        }
-    }
-
-    /// The body of a decoded-but-unusable response, described for an error line.
-    static func describeNonJSON(_ body: Data) -> String {
-        let start = body.prefix(512).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if body.isEmpty { return "the body was empty" }
-        if start.first == UInt8(ascii: "<") {
-            return "it is a web page (HTML), perhaps from a captive portal or proxy"
-        }
-        return "it is not valid JSON (truncated or corrupt)"
+        try ServiceAnswer(response, secrets: secrets).json(service: service, howToSetKey: howToSetKey, as: WeatherError.self)
     }
 }

@@ -3,15 +3,24 @@ import Foundation
 import Glibc
 #endif
 
-/// Where a fault happens: a `FixtureServer` that misbehaves, a port nothing answers on, or
-/// a name that cannot resolve.
+/// Where a fault happens: a `FixtureServer` that misbehaves, a peer that does not speak
+/// HTTP, a port nothing answers on, or a name that cannot resolve.
 final class FaultStage: @unchecked Sendable {
     let server: FixtureServer?
     private let closedPort: ClosedPort?
+    private var peer: FakeTCPPeer?
     /// The base URL the service under test is configured with.
     let baseURL: String
 
     init(target: FaultTarget, fault: HTTPFault) throws {
+        if let greeting = fault.peerGreeting(success: target.success) {
+            let peer = try FakeTCPPeer(FakeTCPPeer.Behaviour(greeting: greeting, closes: false))
+            self.peer = peer
+            closedPort = nil
+            server = nil
+            baseURL = "http://127.0.0.1:\(peer.port)"
+            return
+        }
         switch fault {
         case .connectionRefused:
             let port = try ClosedPort()
@@ -38,7 +47,10 @@ final class FaultStage: @unchecked Sendable {
         }
     }
 
-    func stop() { server?.stop() }
+    func stop() {
+        server?.stop()
+        peer?.stop()
+    }
 }
 
 /// A TCP port on 127.0.0.1 that is bound but not listening: connecting is refused, and no

@@ -166,6 +166,7 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .numbersAsWords, .arraysForObjects: return ["not weather data"]
         case .hugeBody: return ["larger than 8192 KiB"]
         case .redirectLoop: return ["too many redirects"]
+        case .sshBanner, .garbage, .continueThenJSON: return ["answered, but not with HTTP"]
         }
     }
 

@@ -19,20 +19,35 @@ enum HTTPFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case arraysForObjects = "wrong types: arrays where objects are"
     case hugeBody = "huge body"
     case redirectLoop = "redirect loop"
+    case sshBanner = "not HTTP: an SSH banner"
+    case garbage = "not HTTP: binary garbage"
+    case continueThenJSON = "not HTTP: 100 Continue, then a bare JSON body"
 
     var testDescription: String { rawValue }
 
     /// A host that cannot resolve (RFC 2606 reserves `.invalid`).
     static let unresolvableBaseURL = "https://here-weather-fault.invalid"
 
-    /// Whether the fault is staged by a server at all (not: refused, DNS).
-    var needsServer: Bool { self != .connectionRefused && self != .dnsFailure }
+    /// Whether the fault is staged by an HTTP server that records requests (not: refused,
+    /// DNS, a peer that does not speak HTTP).
+    var needsServer: Bool { self != .connectionRefused && self != .dnsFailure && peerGreeting(success: Data()) == nil }
+
+    /// What a peer that does not speak HTTP sends as soon as a client connects (it then
+    /// holds the connection open); `nil` for faults staged otherwise.
+    func peerGreeting(success: Data) -> [UInt8]? {
+        switch self {
+        case .sshBanner: return Array("SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n".utf8)
+        case .garbage: return [0x00, 0xFF, 0x16, 0x03, 0x01, 0x02, 0x00, 0x01] + Array("\u{1B}[2J garbage\r\n\r\n".utf8)
+        case .continueThenJSON: return Array("HTTP/1.1 100 Continue\r\n\r\n".utf8) + Array(success)
+        default: return nil
+        }
+    }
 
     /// What the server sends for `request`; `success` is the service's real answer, the
     /// fault's raw material.
     func response(to request: FixtureServer.Request, success: Data) -> FixtureServer.Response {
         switch self {
-        case .connectionRefused, .dnsFailure:
+        case .connectionRefused, .dnsFailure, .sshBanner, .garbage, .continueThenJSON:
             return .notFound
         case .acceptsNeverAnswers:
             return .hang

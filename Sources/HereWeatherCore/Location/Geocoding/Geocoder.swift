@@ -17,7 +17,7 @@ public protocol Geocoder: Sendable {
 }
 
 /// Why a city name gave no location.
-public enum GeocodingError: UserFacingError, Equatable {
+public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
     /// The service found nothing for the name, or nothing that matches the qualifiers;
     /// `others` are the places it did find (shown to help pick a qualifier).
     case notFound(query: String, others: [String])
@@ -73,8 +73,8 @@ public enum GeocodingError: UserFacingError, Equatable {
     }
 }
 
-/// Turns a geocoding service's HTTP exchange into its JSON body or a `GeocodingError`,
-/// mapping statuses as `WeatherServiceResponse` does for weather services.
+/// Turns a geocoding service's HTTP exchange into its JSON body or a `GeocodingError`, by
+/// `ServiceAnswer`'s rule (the one weather services and IP services follow).
 enum GeocodingResponse {
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`); before any request.
     static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: String) throws {
@@ -86,30 +86,11 @@ enum GeocodingResponse {
     /// never appear in the error (quoted service text is redacted).
     static func fetch(_ request: HTTPRequest, http: any HTTPClient, service: String, howToSetKey: String?,
                       secrets: [String] = []) async throws -> JSONValue {
-        let response: HTTPResponse
-        do {
-            response = try await http.get(request)
-        } catch let error as HTTPError {
-            if error == .cancelled { throw CancellationError() }
-            throw GeocodingError.unreachable(service: service, error)
+        let response = try await ServiceAnswer.send(request, http: http) {
+            GeocodingError.unreachable(service: service, $0)
         }
-        let body = try? JSONValue.parse(response.body)
-        let detail = (body?["reason"]?.string ?? body?["message"]?.string)
-            .map { ServiceText.quoted($0, secrets: secrets) }
-        switch response.status {
-        case 200..<300:
-            guard let body else {
-                throw GeocodingError.undecodable(service: service,
-                                                 reason: WeatherServiceResponse.describeNonJSON(response.body))
-            }
-            return body
-        case 401 where howToSetKey != nil, 403 where howToSetKey != nil:
-            throw GeocodingError.keyRejected(service: service, status: response.status, howToSet: howToSetKey ?? "")
-        case 429:
-            throw GeocodingError.rateLimited(service: service, retryAfter: response.headers["retry-after"])
-        default:
-            throw GeocodingError.serviceFailed(service: service, status: response.status, detail: detail)
-        }
+        return try ServiceAnswer(response, secrets: secrets)
+            .json(service: service, howToSetKey: howToSetKey, as: GeocodingError.self)
     }
 
     /// A coordinate from two JSON numbers, when both are present and in range.

@@ -64,30 +64,23 @@ public struct IPLocationProvider: LocationProvider {
                 continue
             }
             let share = remaining / (endpoints.count - position)
-            switch await lookUp(endpoint, deadline: ContinuousClock.now + share) {
+            switch try await lookUp(endpoint, deadline: ContinuousClock.now + share) {
             case .success(let fix):
                 return answer(fix, from: endpoint.service, for: request)
             case .failure(let failure):
-                if failure.cancelled { throw CancellationError() }
                 reasons.append("\(name): \(failure.reason)")
             }
         }
         throw LocationError.ipLookupFailed(reasons: reasons)
     }
 
-    /// One service's answer, or why it gave none.
-    func lookUp(_ endpoint: IPServiceEndpoint, deadline: ContinuousClock.Instant) async -> Result<IPFix, IPLookupFailure> {
+    /// One service's answer, or why it gave none; a cancelled request throws `CancellationError`.
+    func lookUp(_ endpoint: IPServiceEndpoint, deadline: ContinuousClock.Instant) async throws -> Result<IPFix, IPLookupFailure> {
         let response: HTTPResponse
         do {
-            response = try await http.get(endpoint.request(deadline: deadline))
-        } catch HTTPError.cancelled {
-            return .failure(IPLookupFailure(reason: "cancelled", cancelled: true))
+            response = try await ServiceAnswer.send(endpoint.request(deadline: deadline), http: http) { $0 }
         } catch let error as HTTPError {
             return .failure(IPLookupFailure(reason: error.summary))
-        } catch is CancellationError {
-            return .failure(IPLookupFailure(reason: "cancelled", cancelled: true))
-        } catch {
-            return .failure(IPLookupFailure(reason: "the request failed"))
         }
         return IPLookupResponse.read(response, from: endpoint)
     }
@@ -111,5 +104,4 @@ public struct IPLocationProvider: LocationProvider {
 /// Why one service gave no location: a short reason for the error line.
 struct IPLookupFailure: Error, Sendable, Equatable {
     var reason: String
-    var cancelled = false
 }

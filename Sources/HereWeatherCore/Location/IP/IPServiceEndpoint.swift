@@ -49,9 +49,10 @@ struct IPServiceEndpoint: Sendable {
     func validate(configPath: String) throws {
         let url = settings.baseURL
         let lower = url.lowercased()
-        let shown = "\"\(Self.withoutUserInfo(url))\""
-        if lower.hasPrefix("https://"), !Self.host(of: url).isEmpty { return }
-        guard lower.hasPrefix("http://"), !Self.host(of: url).isEmpty else {
+        let shown = "\"\(ServiceURL.withoutUserInfo(url))\""
+        let hasHost = !ServiceURL(url).host.isEmpty
+        if lower.hasPrefix("https://"), hasHost { return }
+        guard lower.hasPrefix("http://"), hasHost else {
             throw ConfigError.invalidValue(path: configPath, key: baseURLKey, expected: "an https:// URL", found: shown)
         }
         if TransportSecurity.permits(url, allowPlainHTTP: settings.allowPlainHTTP) { return }
@@ -76,33 +77,4 @@ struct IPServiceEndpoint: Sendable {
 
     /// Secrets that must never be quoted back to the user.
     var secrets: [String] { [settings.token].compactMap { $0 }.filter { !$0.isEmpty } }
-
-    /// The host of `url`, lower-cased, without port, user info or IPv6 brackets; "" if none.
-    static func host(of url: String) -> String {
-        guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return "" }
-        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("[") {
-            return String(authority.dropFirst().prefix { $0 != "]" }).lowercased()
-        }
-        return String(authority.prefix { $0 != ":" }).lowercased()
-    }
-
-    /// Whether `host` (as `host(of:)` returns it) is a loopback address or `localhost`.
-    static func isLoopback(host: String) -> Bool {
-        if host == "localhost" || host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4 else { return false }
-        let values = octets.compactMap { $0.count <= 3 && $0.allSatisfy(\.isASCII) ? UInt8($0) : nil }
-        return values.count == 4 && values[0] == 127
-    }
-
-    /// `url` with any `user:password@` removed, for quoting in messages.
-    static func withoutUserInfo(_ url: String) -> String {
-        guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
-    }
 }
