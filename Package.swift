@@ -43,12 +43,14 @@ let package = Package(
         .target(name: "HereWeatherGPSD", dependencies: ["HereWeatherCore", "CGPS"]),
         // D-Bus through sd-bus; the only target that imports CDBus.
         .target(name: "HereWeatherDBus", dependencies: ["HereWeatherCore", "CDBus"]),
+        // The Wi-Fi access points from NetworkManager, over D-Bus.
+        .target(name: "HereWeatherWiFi", dependencies: ["HereWeatherCore", "HereWeatherDBus"]),
 
         // The thin command-line front end.
         .executableTarget(
             name: "here-weather",
             dependencies: [
-                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD",
+                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,7 +60,7 @@ let package = Package(
 
         .testTarget(
             name: "HereWeatherTests",
-            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherPlaces"]
+            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi", "HereWeatherPlaces"]
         ),
     ]
 )

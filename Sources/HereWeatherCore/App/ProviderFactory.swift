@@ -16,11 +16,14 @@ public enum ProviderFactory {
     /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
     /// libgps, outside the core). `--city` asks the geocoding service of `geocodingProvider`
     /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
+    /// `wifiScanner` reads the access points for the Wi-Fi source (NetworkManager, outside
+    /// the core); `wifiMemory` remembers its answers against them.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
+        wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
         makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
     ) -> any LocationProvider {
         switch override {
@@ -44,6 +47,9 @@ public enum ProviderFactory {
             case .nmea:
                 guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
                 return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
+            case .wifi:
+                return WiFiLocationProvider(settings: config.location.wifi, scanner: wifiScanner ?? MissingAccessPointScanner(),
+                                            http: http ?? UnconfiguredHTTPClient(), memory: wifiMemory, configPath: configPath)
             case .ip:
                 return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
                                           configPath: configPath)
@@ -59,6 +65,7 @@ public enum ProviderFactory {
     public static func secrets(_ config: Configuration, environment: [String: String]) -> [String] {
         var values = [config.openWeatherMapKey(environment: environment), config.pirateWeatherKey(environment: environment)]
         values += config.location.ip.settings.values.map(\.token)
+        values.append(config.location.wifi.key)
         return values.compactMap { $0 }.filter { !$0.isEmpty }
     }
 
@@ -126,6 +133,12 @@ struct MissingNMEAPathProvider: LocationProvider {
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.nmeaUnreadable(path: "(none)", reason: "[location.nmea] path is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
     }
+}
+
+/// The access points when the caller gave no scanner: none, as without NetworkManager.
+struct MissingAccessPointScanner: AccessPointScanner {
+    func isPresent() async -> Bool { false }
+    func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] { throw WiFiError.noNetworkManager }
 }
 
 /// The HTTP client when the caller gave none: every request fails (no network by accident).

@@ -29,6 +29,7 @@ public struct Configuration: Sendable, Equatable {
         public var gpsd = GPSDSettings()
         public var nmea = NMEASettings()
         public var ip = IPSettings()
+        public var wifi = WiFiSettings()
         /// Permissions written in the config (`[location.<source>] permission`), by source.
         public var permissions: [LocationSource: LocationPermission] = [:]
     }
@@ -139,7 +140,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.gpsd, .ip, .nmea, .fixed]
+    public static let supportedSources: [LocationSource] = [.gpsd, .wifi, .ip, .nmea, .fixed]
 
     /// The environment variable that holds the OpenWeatherMap key; it wins over the file.
     public static let openWeatherMapKeyVariable = "OPENWEATHERMAP_API_KEY"
