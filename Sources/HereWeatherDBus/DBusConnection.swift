@@ -135,7 +135,9 @@ public final class DBusConnection: @unchecked Sendable {
     func pump(deadline: ContinuousClock.Instant, flag: CancelFlag?, until done: () -> Bool) throws(DBusError) {
         while true {
             let (finished, descriptor, events) = try withBus { bus throws(DBusError) -> (Bool, Int32, Int32) in
-                while true {
+                // One message at a time, checking after each: a flood of signals cannot keep
+                // a waiter from seeing its answer, or its deadline.
+                while !done(), ContinuousClock.now < deadline {
                     let processed = hw_sd_bus_process(bus)
                     guard processed >= 0 else { throw DBusError.noBus(reason: "the bus connection ended (\(SystemError.text(-processed)))") }
                     if processed == 0 { break }

@@ -42,9 +42,18 @@ public struct NetworkManagerScanner: AccessPointScanner {
     }
 
     public func isPresent() async -> Bool {
-        guard let connection = try? connect(), (try? connection.nameHasOwner(Self.service)) == true else { return false }
-        let devices = try? await wifiDevices(connection, deadline: .now + Self.presenceBound)
+        let deadline = ContinuousClock.now + Self.presenceBound
+        guard let connection = try? connect(), (try? await isRunning(connection, deadline: deadline)) == true else { return false }
+        let devices = try? await wifiDevices(connection, deadline: deadline)
         return devices?.isEmpty == false
+    }
+
+    /// Whether NetworkManager owns its name (asked without holding a cooperative thread).
+    private func isRunning(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> Bool {
+        let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                              arguments: [.string(Self.service)], deadline: deadline)
+        return reply.first?.bool == true
     }
 
     public func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
@@ -62,7 +71,7 @@ public struct NetworkManagerScanner: AccessPointScanner {
 
     private func scan(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
         let connection = try connect()
-        guard try connection.nameHasOwner(Self.service) else { throw WiFiError.noNetworkManager }
+        guard try await isRunning(connection, deadline: deadline) else { throw WiFiError.noNetworkManager }
         let devices = try await wifiDevices(connection, deadline: deadline)
         guard !devices.isEmpty else { throw WiFiError.noWiFiDevice }
         let manager = try await connection.properties(destination: Self.service, path: Self.root,
@@ -71,7 +80,12 @@ public struct NetworkManagerScanner: AccessPointScanner {
         if manager["WirelessEnabled"]?.bool == false { throw WiFiError.wifiOff(hardwareSwitch: false) }
         let listed = try await accessPoints(connection, devices: devices, deadline: deadline)
         guard Self.isStale(listed) else { return listed }
-        let scanned = try await rescan(connection, devices: devices, deadline: Self.scanDeadline(deadline))
+        let scanned: Bool
+        do {
+            scanned = try await rescan(connection, devices: devices, deadline: Self.scanDeadline(deadline))
+        } catch DBusError.timedOut {
+            scanned = false   // NetworkManager did not answer the scan request in time: the list still serves
+        }
         return scanned ? try await accessPoints(connection, devices: devices, deadline: deadline) : listed
     }
 

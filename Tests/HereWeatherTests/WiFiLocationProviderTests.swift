@@ -115,6 +115,32 @@ import HereWeatherWiFi
         #expect(ages.allSatisfy { $0 >= 300_000 }, "the true age of what was seen: \(ages)")
     }
 
+    /// Found by trying: a RequestScan that NetworkManager never answers ended the request with
+    /// "did not answer in time", throwing away the list it had; the list is still worth sending.
+    @Test func aScanRequestThatNeverAnswersLeavesTheOldList() async throws {
+        let service = try await NetworkManagerService.started(fixture: "stale-scan-hangs.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 4))
+        #expect(fix.accessPoints == 2)
+        #expect(service.calls.contains { $0.hasPrefix("RequestScan ") })
+        #expect(server.receivedRequests.count == 1)
+    }
+
+    @Test func aHungNetworkManagerEndsByTheDeadlineAndIsNotPresent() async throws {
+        let service = try await NetworkManagerService.started(fixture: "hung.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let provider = Self.provider(service, server)
+        let started = ContinuousClock.now
+        await #expect(throws: WiFiError.scanFailed(reason: "NetworkManager did not answer in time.")) {
+            try await provider.requestLocation(Self.request(seconds: 2))
+        }
+        #expect(await provider.isPresent() == false)
+        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
+        #expect(server.receivedRequests.isEmpty)
+    }
+
     @Test(arguments: [("disabled.json", WiFiError.wifiOff(hardwareSwitch: false)), ("no-wifi-device.json", .noWiFiDevice)])
     func wifiOffAndNoDeviceAreDistinctErrors(fixture: String, expected: WiFiError) async throws {
         let service = try await NetworkManagerService.started(fixture: fixture)

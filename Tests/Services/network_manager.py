@@ -2,7 +2,8 @@
 """A NetworkManager stand-in for tests: NetworkManager's documented D-Bus interfaces
 (network-manager-dev's introspection XML, /usr/share/dbus-1/interfaces), the parts a
 Wi-Fi positioning client reads, served on the bus in DBUS_SYSTEM_BUS_ADDRESS from a
-recorded scan list (Fixtures/wifi/*.json).
+recorded scan list (Fixtures/wifi/*.json). With "hang": true at the top, GetDevices
+never answers (a hung NetworkManager).
 
     /usr/bin/python3 network_manager.py FIXTURE.json LOG
 
@@ -13,7 +14,7 @@ asked.
 Fixture: {"wireless_enabled": bool, "hardware_enabled": bool, "devices": [device]}, where
 a device is {"interface", "type" (2 = Wi-Fi), "access_points": [ap], "last_scan_age_s",
 "after_scan": [ap] (the list a RequestScan yields), "scan_ms" (how long a scan takes;
-absent: it never finishes)} and an access point is {"bssid", "ssid" (text, or null for
+absent: it never finishes), "scan_hangs" (RequestScan never answers)} and an access point is {"bssid", "ssid" (text, or null for
 hidden), "strength" (percent), "frequency" (MHz), "age_s" (seconds since last seen, or
 null for never)}. LastSeen and LastScan are on CLOCK_BOOTTIME, as NetworkManager's are.
 """
@@ -136,8 +137,10 @@ class Wireless(ServiceInterface):
         return self.paths
 
     @method()
-    def RequestScan(self, options: "a{sv}"):
+    async def RequestScan(self, options: "a{sv}"):
         log("RequestScan %s %s" % (self.path, json.dumps(sorted(options.keys()))))
+        if self.record.get("scan_hangs"):
+            await asyncio.Event().wait()
         if self.scanning:
             return
         self.scanning = True
@@ -197,8 +200,10 @@ class NetworkManager(ServiceInterface):
         return paths
 
     @method()
-    def GetDevices(self) -> "ao":
+    async def GetDevices(self) -> "ao":
         log("GetDevices")
+        if self.fixture.get("hang"):
+            await asyncio.Event().wait()
         return self.devices
 
     @method()
