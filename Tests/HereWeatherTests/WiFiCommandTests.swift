@@ -10,6 +10,7 @@ import Testing
         version = 1
         [location]
         sources = \(sources)
+        timeout = 30
         \(extra)
         [location.wifi]
         \(permission.map { "permission = \"\($0)\"" } ?? "")

@@ -6,7 +6,10 @@ import HereWeatherWiFi
 
 /// Wi-Fi positioning with real parts: the NetworkManager stand-in on a private dbus-daemon,
 /// the real D-Bus layer and libcurl, and a geolocate server on 127.0.0.1.
-@Suite struct WiFiLocationProviderTests {
+///
+/// One test at a time: each starts its own bus and Python service, and the whole suite's load
+/// would otherwise be measured against the requests' deadlines.
+@Suite(.serialized) struct WiFiLocationProviderTests {
     /// A geolocate server answering every POST with `response`.
     static func geolocateServer(_ response: FixtureServer.Response = .fixture("wifi/geolocate/success.json")) throws -> FixtureServer {
         try FixtureServer.inspecting { _ in response }
@@ -18,7 +21,7 @@ import HereWeatherWiFi
                              scanner: NetworkManagerScanner(address: service.address), http: CurlHTTPClient(), memory: memory)
     }
 
-    static func request(seconds: Int = 10, maxAge: Duration? = .seconds(300)) -> LocationRequest {
+    static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300)) -> LocationRequest {
         LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds), maxAge: maxAge)
     }
 
@@ -107,7 +110,7 @@ import HereWeatherWiFi
         defer { service.stop() }
         let server = try Self.geolocateServer()
         let started = ContinuousClock.now
-        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 4))
+        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 12))
         #expect(fix.accessPoints == 2)
         #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
         let body = try #require(try JSONSerialization.jsonObject(with: Data(server.receivedRequests.first?.body ?? [])) as? [String: Any])
@@ -121,7 +124,7 @@ import HereWeatherWiFi
         let service = try await NetworkManagerService.started(fixture: "stale-scan-hangs.json")
         defer { service.stop() }
         let server = try Self.geolocateServer()
-        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 4))
+        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 12))
         #expect(fix.accessPoints == 2)
         #expect(service.calls.contains { $0.hasPrefix("RequestScan ") })
         #expect(server.receivedRequests.count == 1)

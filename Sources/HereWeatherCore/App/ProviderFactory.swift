@@ -63,10 +63,8 @@ public enum ProviderFactory {
 
     /// Every secret the configuration holds (API keys, tokens), for redaction.
     public static func secrets(_ config: Configuration, environment: [String: String]) -> [String] {
-        var values = [config.openWeatherMapKey(environment: environment), config.pirateWeatherKey(environment: environment)]
-        values += config.location.ip.settings.values.map(\.token)
-        values.append(config.location.wifi.key)
-        return values.compactMap { $0 }.filter { !$0.isEmpty }
+        let fromEnvironment = [config.openWeatherMapKey(environment: environment), config.pirateWeatherKey(environment: environment)]
+        return fromEnvironment.compactMap { $0 }.filter { !$0.isEmpty } + config.secretsInFile
     }
 
     /// The request the configuration asks for, with command-line values taking precedence.

@@ -12,7 +12,9 @@ import HereWeatherCore
 /// (SIGKILL) when its stdin, a "lifeline" pipe only this process writes, reaches its end:
 /// on `stop()`, `deinit`, or the test process dying for any reason. (Children of
 /// Foundation's `Process` inherit the test runner's signal mask, in which SIGTERM is
-/// blocked, so SIGTERM would not do.)
+/// blocked, so SIGTERM would not do.) Our ends of the pipes are close-on-exec, so other
+/// tests' children cannot hold a lifeline open; `stop()` still kills the program itself
+/// (its pid is in a file) if `sh` has not ended within 3 s.
 final class PrivateBus: @unchecked Sendable {
     enum BusError: Error, CustomStringConvertible {
         case notReady(String)
@@ -59,7 +61,7 @@ final class PrivateBus: @unchecked Sendable {
         let service = try LifelineProcess(arguments, environment: environment)
         lock.withLock { services.append(service) }
         if let readyLine {
-            let line = try service.readLine(timeout: .seconds(20))
+            let line = try service.readLine(timeout: .seconds(60))
             guard line == readyLine else {
                 throw BusError.notReady("\(arguments.joined(separator: " ")) said \(line.debugDescription), not \(readyLine); stderr: \(service.stderrText())")
             }
@@ -106,6 +108,7 @@ final class LifelineProcess: @unchecked Sendable {
     private let lifeline = Pipe()
     private let output = Pipe()
     private let errors: URL
+    private let pidFile: URL
     private let lock = NSLock()
     private var buffered = Data()
     private var stopped = false
@@ -113,10 +116,14 @@ final class LifelineProcess: @unchecked Sendable {
     init(_ arguments: [String], environment: [String: String]) throws {
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-service-\(UUID().uuidString).err")
         FileManager.default.createFile(atPath: errors.path, contents: nil)
+        pidFile = errors.deletingPathExtension().appendingPathExtension("pid")
+        for descriptor in [lifeline.fileHandleForWriting.fileDescriptor, output.fileHandleForReading.fileDescriptor] {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The program's stdin is /dev/null; sh keeps the lifeline and waits on it.
-        process.arguments = ["-c", "\(quoted) </dev/null 2>>'\(errors.path)' & child=$!; cat >/dev/null; kill -9 $child 2>/dev/null; wait $child 2>/dev/null"]
+        process.arguments = ["-c", "\(quoted) </dev/null 2>>'\(errors.path)' & child=$!; echo $child >'\(pidFile.path)'; cat >/dev/null; kill -9 $child 2>/dev/null; wait $child 2>/dev/null"]
         var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in environment { env[key] = value }
         process.environment = env
@@ -158,8 +165,18 @@ final class LifelineProcess: @unchecked Sendable {
         }
         guard first else { return }
         try? lifeline.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now + .seconds(3)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning {
+            // Someone else holds the lifeline open: end the program and sh directly.
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8), let child = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(child, SIGKILL)
+            }
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: errors)
+        try? FileManager.default.removeItem(at: pidFile)
     }
 
     deinit { stop() }
