@@ -10,7 +10,8 @@ import Glibc
 import HereWeatherCore
 import Synchronization
 
-/// The HTTP client: libcurl's easy interface, one blocking transfer on a thread of its own.
+/// The HTTP client: libcurl's easy interface, one blocking transfer (a GET, or a POST with
+/// its body) on a thread of its own.
 ///
 /// libcurl starts as fast as the `curl` command and honours the request's deadline for the
 /// whole exchange (name lookup, connect, TLS, body). Cancelling the task aborts the
@@ -78,6 +79,9 @@ final class CurlTransfer: @unchecked Sendable {
         for header in request.headers {
             headerList = hw_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
+        // No "Expect: 100-continue" before a larger body: it costs a round trip, or a second
+        // with servers that ignore it.
+        if request.body != nil { headerList = hw_curl_slist_append(headerList, "Expect:") }
         defer { hw_curl_slist_free_all(headerList) }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -94,6 +98,12 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         _ = hw_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlHTTPClient.userAgent)
         _ = hw_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        if request.method == "POST" {
+            let body = [UInt8](request.body ?? Data())
+            _ = hw_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
+            // Copied by libcurl: binary-safe with the size set first.
+            _ = body.withUnsafeBytes { hw_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
+        }
         _ = hw_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
         _ = hw_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         _ = hw_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader)

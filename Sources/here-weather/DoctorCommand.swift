@@ -2,6 +2,7 @@ import ArgumentParser
 import HereWeatherCore
 import HereWeatherGPSD
 import HereWeatherHTTP
+import HereWeatherWiFi
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -48,7 +49,8 @@ struct DoctorCommand: AsyncParsableCommand {
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
         let providers = settings.location.sources.map { source in
-            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http) {
+            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http,
+                                             wifiScanner: NetworkManagerScanner()) {
                 GPSDLocationProvider(host: $0.host, port: $0.port)
             }
         }

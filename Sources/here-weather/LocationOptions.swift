@@ -2,6 +2,7 @@ import ArgumentParser
 import HereWeatherCore
 import HereWeatherGPSD
 import HereWeatherHTTP
+import HereWeatherWiFi
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -144,7 +145,9 @@ struct LocationOptions: ParsableArguments {
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
             http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
-            environment: environment, geocodingProvider: geocodingProvider
+            environment: environment, geocodingProvider: geocodingProvider,
+            wifiScanner: NetworkManagerScanner(),
+            wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment))
         ) {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }

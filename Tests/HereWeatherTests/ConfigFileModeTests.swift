@@ -31,6 +31,7 @@ import Testing
         ModeCase(text: withKey, mode: 0o400, readers: nil),
         ModeCase(text: "version = 1\n[weather.pirateweather]\napi_key = \"k\"\n", mode: 0o644, readers: "every user"),
         ModeCase(text: "version = 1\n[location.ip.ipinfo]\ntoken = \"t\"\n", mode: 0o640, readers: "its group"),
+        ModeCase(text: "version = 1\n[location.wifi]\nkey = \"k\"\n", mode: 0o644, readers: "every user"),
         ModeCase(text: "version = 1\n[weather]\nprovider = \"open-meteo\"\n", mode: 0o644, readers: nil),
         ModeCase(text: "version = 1\n[weather.openweathermap]\napi_key = \"\"\n", mode: 0o644, readers: nil),
     ])

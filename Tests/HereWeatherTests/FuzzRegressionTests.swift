@@ -226,6 +226,7 @@ import HereWeatherHTTP
         expected.weather.openWeatherMap.apiKey = "[redacted]"
         expected.weather.pirateWeather.apiKey = "[redacted]"
         expected.location.ip.settings[.ipinfo]?.token = "[redacted]"
+        expected.location.wifi.key = "[redacted]"
         #expect(again == expected)
     }
 }

@@ -16,11 +16,14 @@ public enum ProviderFactory {
     /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
     /// libgps, outside the core). `--city` asks the geocoding service of `geocodingProvider`
     /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
+    /// `wifiScanner` reads the access points for the Wi-Fi source (NetworkManager, outside
+    /// the core); `wifiMemory` remembers its answers against them.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
+        wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
         makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
     ) -> any LocationProvider {
         switch override {
@@ -44,6 +47,9 @@ public enum ProviderFactory {
             case .nmea:
                 guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
                 return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
+            case .wifi:
+                return WiFiLocationProvider(settings: config.location.wifi, scanner: wifiScanner ?? MissingAccessPointScanner(),
+                                            http: http ?? UnconfiguredHTTPClient(), memory: wifiMemory, configPath: configPath)
             case .ip:
                 return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
                                           configPath: configPath)
@@ -57,9 +63,8 @@ public enum ProviderFactory {
 
     /// Every secret the configuration holds (API keys, tokens), for redaction.
     public static func secrets(_ config: Configuration, environment: [String: String]) -> [String] {
-        var values = [config.openWeatherMapKey(environment: environment), config.pirateWeatherKey(environment: environment)]
-        values += config.location.ip.settings.values.map(\.token)
-        return values.compactMap { $0 }.filter { !$0.isEmpty }
+        let fromEnvironment = [config.openWeatherMapKey(environment: environment), config.pirateWeatherKey(environment: environment)]
+        return fromEnvironment.compactMap { $0 }.filter { !$0.isEmpty } + config.secretsInFile
     }
 
     /// The request the configuration asks for, with command-line values taking precedence.
@@ -134,6 +139,12 @@ struct MissingNMEAPathProvider: LocationProvider {
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.nmeaUnreadable(path: "(none)", reason: "[location.nmea] path is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
     }
+}
+
+/// The access points when the caller gave no scanner: none, as without NetworkManager.
+struct MissingAccessPointScanner: AccessPointScanner {
+    func isPresent() async -> Bool { false }
+    func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] { throw WiFiError.noNetworkManager }
 }
 
 /// The HTTP client when the caller gave none: every request fails (no network by accident).

@@ -20,9 +20,7 @@ enum ConfigFileMode {
 
     /// Whether the file set any secret.
     static func holdsSecret(_ configuration: Configuration) -> Bool {
-        let values = [configuration.weather.openWeatherMap.apiKey, configuration.weather.pirateWeather.apiKey]
-            + configuration.location.ip.settings.values.map(\.token)
-        return values.contains { $0?.isEmpty == false }
+        !configuration.secretsInFile.isEmpty
     }
 
     /// `0644`.

@@ -29,6 +29,7 @@ public struct Configuration: Sendable, Equatable {
         public var gpsd = GPSDSettings()
         public var nmea = NMEASettings()
         public var ip = IPSettings()
+        public var wifi = WiFiSettings()
         /// Permissions written in the config (`[location.<source>] permission`), by source.
         public var permissions: [LocationSource: LocationPermission] = [:]
 
@@ -144,7 +145,16 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.gpsd, .ip, .nmea, .fixed]
+    public static let supportedSources: [LocationSource] = [.gpsd, .wifi, .ip, .nmea, .fixed]
+
+    /// Every secret the file itself sets (API keys, tokens), not empty: the one list that both
+    /// redaction (`ProviderFactory.secrets`) and the file-mode warning (`ConfigFileMode`) use,
+    /// so a new secret key cannot be covered by one and missed by the other.
+    public var secretsInFile: [String] {
+        let values = [weather.openWeatherMap.apiKey, weather.pirateWeather.apiKey, location.wifi.key]
+            + location.ip.settings.values.map(\.token)
+        return values.compactMap { $0 }.filter { !$0.isEmpty }
+    }
 
     /// The environment variable that holds the OpenWeatherMap key; it wins over the file.
     public static let openWeatherMapKeyVariable = "OPENWEATHERMAP_API_KEY"

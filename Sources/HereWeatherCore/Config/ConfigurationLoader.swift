@@ -107,6 +107,12 @@ public enum ConfigurationLoader {
         if let ip = try table.table("ip") {
             try readIP(ip, into: &settings)
         }
+        if let wifi = try table.table("wifi") {
+            settings.permissions[.wifi] = try wifi.choice("permission", LocationPermission.userChoices)
+            settings.wifi.baseURL = try wifi.url("base_url") ?? settings.wifi.baseURL
+            settings.wifi.key = try wifi.secret("key")
+            settings.wifi.allowPlainHTTP = try wifi.bool("allow_plain_http") ?? false
+        }
         if let gpsd = try table.table("gpsd") {
             settings.permissions[.gpsd] = try gpsd.choice("permission", LocationPermission.userChoices)
             settings.gpsd.host = try gpsd.string("host") ?? settings.gpsd.host

@@ -10,8 +10,9 @@ public enum ConfigurationText {
     [location]
     enabled = true            # the master switch: false refuses every source below
     # Where locations come from, in priority order: "gpsd" (a GPS receiver through gpsd),
+    # "wifi" (the Wi-Fi networks around, through NetworkManager and a web service),
     # "ip" (an IP-geolocation web service), "nmea" (a recorded NMEA log), "fixed" (below).
-    # Each source has a permission: "ask" (gpsd, ip), "allow" (fixed, nmea) or "deny";
+    # Each source has a permission: "ask" (gpsd, wifi, ip), "allow" (fixed, nmea) or "deny";
     # `here-weather permissions` shows them and changes them without touching this file.
     sources = ["fixed"]
     accuracy = "3km"          # best, 10m, 100m, 1km, 3km or any: weather needs no more than 3km
@@ -29,6 +30,11 @@ public enum ConfigurationText {
     # permission = "ask"
     host = "localhost"
     port = 2947
+
+    [location.wifi]
+    # permission = "ask"      # sends the Wi-Fi networks around you (never their names) to a third party
+    base_url = "https://api.beacondb.net/v1/geolocate"   # any Ichnaea/Google geolocate endpoint
+    # key = ""                # for services that need one (sent as ?key=)
 
     [location.ip]
     # permission = "ask"      # IP lookup sends your address to a third party
@@ -102,6 +108,9 @@ public enum ConfigurationText {
         lines.insert(contentsOf: permission(.fixed), at: lines.firstIndex(of: "[location.fixed]").map { $0 + 1 } ?? lines.count)
         lines += ["", "[location.gpsd]"] + permission(.gpsd)
             + ["host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
+        lines += ["", "[location.wifi]"] + permission(.wifi) + ["base_url = \(quote(location.wifi.baseURL))"]
+        if location.wifi.key?.isEmpty == false { lines.append("key = \"[redacted]\"  # from the config file") }
+        if location.wifi.allowPlainHTTP { lines.append("allow_plain_http = true") }
         lines += ["", "[location.ip]"] + permission(.ip)
             + ["services = [" + location.ip.services.map { quote($0.rawValue) }.joined(separator: ", ") + "]"]
         for service in IPService.allCases {

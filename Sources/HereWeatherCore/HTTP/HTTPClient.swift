@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One HTTP GET, with the deadline it must finish by.
+/// One HTTP request (a GET, or a POST with a body), with the deadline it must finish by.
 public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: [(name: String, value: String)]
@@ -12,13 +12,23 @@ public struct HTTPRequest: Sendable {
     public var deadline: ContinuousClock.Instant
     /// A larger body is refused rather than read into memory.
     public var maxBodyBytes: Int
+    /// "GET" or "POST".
+    public var method: String
+    /// The body sent with a POST.
+    public var body: Data?
+    /// The body as `--verbose` shows it (with what must not be shown masked); `nil` shows its size.
+    public var loggedBody: String?
 
     public init(url: String, headers: [(name: String, value: String)] = [],
-                deadline: ContinuousClock.Instant, maxBodyBytes: Int = 8 << 20) {
+                deadline: ContinuousClock.Instant, maxBodyBytes: Int = 8 << 20,
+                method: String = "GET", body: Data? = nil, loggedBody: String? = nil) {
         self.url = url
         self.headers = headers
         self.deadline = deadline
         self.maxBodyBytes = maxBodyBytes
+        self.method = method
+        self.body = body
+        self.loggedBody = loggedBody
     }
 }
 
@@ -75,6 +85,7 @@ public enum HTTPError: Error, Sendable, Equatable {
 /// Sends HTTP requests. The real one is libcurl (`CurlHTTPClient`); tests run it against a
 /// local server.
 public protocol HTTPClient: Sendable {
-    /// Performs `request`; throws `HTTPError` when no response arrives by its deadline.
+    /// Performs `request` (its method, GET unless it says POST); throws `HTTPError` when no
+    /// response arrives by its deadline.
     func get(_ request: HTTPRequest) async throws -> HTTPResponse
 }

@@ -16,10 +16,13 @@ public struct LoggingHTTPClient: HTTPClient {
     }
 
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        log("GET \(redact(request.url))")
+        log("\(request.method) \(redact(request.url))")
         for header in request.headers {
             let secret = header.name.lowercased() == "authorization"
             log("  \(header.name): \(secret ? "[redacted]" : redact(header.value))")
+        }
+        if let body = request.body {
+            log("  body: " + (request.loggedBody.map(redact) ?? "\(body.count) bytes"))
         }
         let started = ContinuousClock.now
         do {

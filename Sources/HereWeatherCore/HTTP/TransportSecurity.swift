@@ -15,6 +15,23 @@ public enum TransportSecurity {
         return allowPlainHTTP || ServiceURL(url).isLoopback
     }
 
+    /// Throws the `ConfigError` for a location service's URL at config key `key`
+    /// (`location.wifi.base_url`) that is not an http(s) URL with a host, or that this rule
+    /// does not permit; `example` names a case where plain http is the only way.
+    static func requireSecure(_ url: String, allowPlainHTTP: Bool, key: String, configPath: String, example: String = "") throws {
+        let lower = url.lowercased()
+        let shown = "\"\(ServiceURL.withoutUserInfo(url))\""
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), !ServiceURL(url).host.isEmpty else {
+            throw ConfigError.invalidValue(path: configPath, key: key, expected: "an https:// URL", found: shown)
+        }
+        if permits(url, allowPlainHTTP: allowPlainHTTP) { return }
+        let table = key.split(separator: ".").dropLast().joined(separator: ".")
+        throw ConfigError.invalidValue(
+            path: configPath, key: key,
+            expected: "an https:// URL (plain http lets anyone on the network read the request and change the answer; if you accept that\(example), set allow_plain_http = true under [\(table)])",
+            found: shown)
+    }
+
     /// The refusal's text for the URL at config key `key` (`weather.metno.base_url`): what is
     /// wrong and the two ways to fix it.
     static func refusal(service: String, key: String) -> String {

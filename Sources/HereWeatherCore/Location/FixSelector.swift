@@ -78,6 +78,18 @@ public struct FixSelector: Sendable {
         return parts
     }
 
+    /// A source's single answer judged at once (an IP lookup, a Wi-Fi fix): asking again would
+    /// not improve it, so a fix that misses the desired accuracy comes back now, marked as
+    /// not meeting it, rather than at the deadline.
+    public static func judgedAtOnce(_ location: Location, for request: LocationRequest, now: Date) -> Location {
+        var selector = FixSelector(request: request)
+        if let qualifying = selector.consider(location, now: now) { return qualifying }
+        if let best = selector.answerAtDeadline(now: now) { return best }
+        var missed = location
+        missed.meetsDesiredAccuracy = false
+        return missed
+    }
+
     /// Whether `fix` is no older than max age at `now`.
     func isFresh(_ fix: Location, at now: Date) -> Bool {
         guard let maxAge = request.maxAge else { return true }

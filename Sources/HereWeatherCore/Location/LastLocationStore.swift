@@ -23,7 +23,7 @@ public struct LastLocationStore: Sendable {
     }
 
     /// Sources whose fixes are worth remembering (the others answer instantly anyway).
-    public static let rememberedSources: Set<LocationSource> = [.gpsd, .ip]
+    public static let rememberedSources: Set<LocationSource> = [.gpsd, .wifi, .ip]
 
     /// A larger file is not one this program wrote (they are a few hundred bytes): no memory.
     static let maximumFileBytes = 64 << 10
@@ -42,7 +42,7 @@ public struct LastLocationStore: Sendable {
                         altitude: json["altitude_m"]?.double, name: json["name"]?.string,
                         accuracyIsEstimate: json["accuracy_estimated"]?.bool ?? false,
                         mode: json["mode"]?.int, simulated: json["simulated"]?.bool ?? false,
-                        service: json["service"]?.string)
+                        service: json["service"]?.string, accessPoints: json["access_points"]?.int)
     }
 
     /// Remembers `location`; failures (read-only disk) are ignored: memory is an optimisation.
@@ -60,6 +60,7 @@ public struct LastLocationStore: Sendable {
             ("mode", .number(location.mode.map(Double.init))),
             ("simulated", .bool(location.simulated)),
             ("service", .string(location.service)),
+            ("access_points", .number(location.accessPoints.map(Double.init))),
         ])
         try? AtomicFile.write(json.serialized() + "\n", to: path, overwrite: true)
     }

@@ -17,6 +17,8 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
     case nmea
     /// An IP-geolocation web service.
     case ip
+    /// The Wi-Fi networks around, through NetworkManager and a geolocate web service.
+    case wifi
     /// `--city NAME`, through the weather provider's geocoding service.
     case city
 
@@ -28,6 +30,7 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
         case .gpsd: return "GPS (gpsd)"
         case .nmea: return "NMEA replay"
         case .ip: return "IP lookup"
+        case .wifi: return "Wi-Fi positioning"
         case .city: return "city search"
         }
     }
@@ -59,11 +62,14 @@ public struct Location: Sendable, Equatable {
     /// The populated place nearest the fix, from the compiled-in GeoNames data (no network);
     /// filled in by `NearbyPlaceLocationProvider` unless `[privacy] place_names = false`.
     public var nearbyPlace: NearbyPlace?
+    /// How many Wi-Fi access points the fix was asked for (Wi-Fi positioning); `nil` otherwise.
+    public var accessPoints: Int?
 
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
                 source: LocationSource, altitude: Double? = nil, name: String? = nil,
                 accuracyIsEstimate: Bool = false, meetsDesiredAccuracy: Bool = true,
-                mode: Int? = nil, simulated: Bool = false, service: String? = nil, nearbyPlace: NearbyPlace? = nil) {
+                mode: Int? = nil, simulated: Bool = false, service: String? = nil, nearbyPlace: NearbyPlace? = nil,
+                accessPoints: Int? = nil) {
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
         self.timestamp = timestamp
@@ -76,5 +82,6 @@ public struct Location: Sendable, Equatable {
         self.simulated = simulated
         self.service = service
         self.nearbyPlace = nearbyPlace
+        self.accessPoints = accessPoints
     }
 }

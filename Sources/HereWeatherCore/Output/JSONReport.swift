@@ -38,6 +38,7 @@ public enum JSONReport {
             ("meets_accuracy", .bool(location.meetsDesiredAccuracy)),
             ("mode", .number(location.mode.map(Double.init))),
             ("simulated", .bool(location.simulated)),
+            ("access_points", .number(location.accessPoints.map(Double.init))),
             ("nearest_place", location.nearbyPlace.map(nearbyPlaceObject) ?? .null),
         ])
     }

@@ -17,6 +17,7 @@ public enum LocationReport {
         if let altitude = location.altitude { rows.append(("Altitude", Formatting.fixed(altitude, 1) + " m")) }
         var source = location.source.displayName
         if let service = location.service { source += " via \(service)" }
+        if let count = location.accessPoints { source += ", \(count) access points" }
         if let mode = location.mode { source += ", \(mode)D fix" }
         if location.simulated { source += ", simulated" }
         rows.append(("Source", source))

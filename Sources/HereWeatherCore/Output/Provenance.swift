@@ -18,6 +18,10 @@ public enum Provenance {
             if location.simulated { text += ", simulated" }
         case .ip:
             text = "IP lookup via \(location.service ?? "a web service") ≈ city, \(accuracy(location))"
+        case .wifi:
+            text = "Wi-Fi via \(location.service ?? "a web service")"
+            if let count = location.accessPoints { text += " (\(count) access points)" }
+            text += ", \(accuracy(location))"
         case .fixed:
             text = "fixed: " + (location.name ?? Formatting.coordinate(location.coordinate))
         case .commandLine:

@@ -28,13 +28,14 @@ public enum PermissionOrigin: Sendable, Equatable {
 extension LocationSource {
     /// The sources that ask for permission, in the order `here-weather permissions` lists them.
     /// Command-line input (`--lat/--lon`, `--replay`) is explicit and never asks.
-    public static let permissionSources: [LocationSource] = [.gpsd, .ip, .nmea, .fixed]
+    public static let permissionSources: [LocationSource] = [.gpsd, .wifi, .ip, .nmea, .fixed]
 
     /// The source in a sentence about permission: "gpsd (GPS receiver)".
     public var permissionName: String {
         switch self {
         case .gpsd: return "gpsd (GPS receiver)"
         case .ip: return "IP lookup"
+        case .wifi: return "Wi-Fi positioning"
         case .nmea: return "the NMEA log (location.nmea.path)"
         case .fixed: return "the fixed location (location.fixed)"
         case .commandLine: return "the command line"
@@ -46,6 +47,7 @@ extension LocationSource {
     public var promptName: String {
         switch self {
         case .ip: return "IP lookup (sends your IP address to a web service)"
+        case .wifi: return "Wi-Fi positioning (sends the Wi-Fi networks around you, not their names, to a web service: BeaconDB unless [location.wifi] names another)"
         default: return permissionName
         }
     }

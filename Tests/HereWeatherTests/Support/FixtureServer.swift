@@ -39,10 +39,13 @@ final class FixtureServer: @unchecked Sendable {
         static let hang = Response(status: 200, body: [], behaviour: .hang)
     }
 
-    /// One request as received: its target and its header fields (names lower-cased).
+    /// One request as received: its target and its header fields (names lower-cased), its
+    /// method and its body (as long as its Content-Length says).
     struct Request: Sendable {
         var target: String
         var headers: [String: String]
+        var method = "GET"
+        var body: [UInt8] = []
     }
 
     let port: UInt16
@@ -166,7 +169,8 @@ final class FixtureServer: @unchecked Sendable {
             guard count > 0 else { return }
             request += buffer[0..<count]
         }
-        let head = String(decoding: request, as: UTF8.self).split(separator: "\r\n\r\n", maxSplits: 1).first ?? ""
+        let headEnd = request.headerEnd ?? request.count
+        let head = String(decoding: request[..<headEnd], as: UTF8.self)
         let lines = head.split(separator: "\r\n")
         let parts = (lines.first ?? "").split(separator: " ")
         let target = parts.count >= 2 ? String(parts[1]) : "/"
@@ -175,7 +179,14 @@ final class FixtureServer: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let received = Request(target: target, headers: headers)
+        var body = Array(request[min(headEnd + 4, request.count)...])
+        let length = min(headers["content-length"].flatMap { Int($0) } ?? 0, 1 << 20)
+        while body.count < length {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { break }
+            body += buffer[0..<count]
+        }
+        let received = Request(target: target, headers: headers, method: parts.first.map(String.init) ?? "GET", body: body)
         lock.lock(); self.received.append(received); lock.unlock()
         let response = handler(received)
         switch response.behaviour {
@@ -234,11 +245,14 @@ final class FixtureServer: @unchecked Sendable {
 }
 
 private extension Array where Element == UInt8 {
-    var containsHeaderEnd: Bool {
-        guard count >= 4 else { return false }
+    var containsHeaderEnd: Bool { headerEnd != nil }
+
+    /// Where the blank line that ends the head starts.
+    var headerEnd: Int? {
+        guard count >= 4 else { return nil }
         for index in 0...(count - 4) where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
-            return true
+            return index
         }
-        return false
+        return nil
     }
 }

@@ -91,13 +91,7 @@ public struct IPLocationProvider: LocationProvider {
         let location = Location(coordinate: fix.coordinate, horizontalAccuracy: fix.accuracy, timestamp: now,
                                 source: .ip, name: fix.name, accuracyIsEstimate: !fix.accuracyReported,
                                 service: service.displayName)
-        var selector = FixSelector(request: request)
-        if let qualifying = selector.consider(location, now: now) { return qualifying }
-        // The single answer, judged at once: waiting for the deadline would not improve it.
-        if let best = selector.answerAtDeadline(now: now) { return best }
-        var missed = location
-        missed.meetsDesiredAccuracy = false
-        return missed
+        return FixSelector.judgedAtOnce(location, for: request, now: now)
     }
 }
 

@@ -47,19 +47,8 @@ struct IPServiceEndpoint: Sendable {
     ///
     /// Decided from the settings alone, before any request is made.
     func validate(configPath: String) throws {
-        let url = settings.baseURL
-        let lower = url.lowercased()
-        let shown = "\"\(ServiceURL.withoutUserInfo(url))\""
-        let hasHost = !ServiceURL(url).host.isEmpty
-        if lower.hasPrefix("https://"), hasHost { return }
-        guard lower.hasPrefix("http://"), hasHost else {
-            throw ConfigError.invalidValue(path: configPath, key: baseURLKey, expected: "an https:// URL", found: shown)
-        }
-        if TransportSecurity.permits(url, allowPlainHTTP: settings.allowPlainHTTP) { return }
-        throw ConfigError.invalidValue(
-            path: configPath, key: baseURLKey,
-            expected: "an https:// URL (plain http lets anyone on the network change the answer; if you accept that, e.g. for ip-api.com's free tier, set allow_plain_http = true under [location.ip.\(service.rawValue)])",
-            found: shown)
+        try TransportSecurity.requireSecure(settings.baseURL, allowPlainHTTP: settings.allowPlainHTTP, key: baseURLKey,
+                                            configPath: configPath, example: ", e.g. for ip-api.com's free tier")
     }
 
     /// The GET request for the caller's own location, ending by `deadline`.

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The Ichnaea/Google geolocate exchange: the POST body and the answer.
+///
+/// Request: `{"considerIp": false, "wifiAccessPoints": [{"macAddress", "signalStrength",
+/// "frequency", "age"}]}`, with the signal in dBm and the age in milliseconds. Answer:
+/// `{"location": {"lat", "lng"}, "accuracy"}`; errors as `{"error": {"code", "message"}}`.
+enum WiFiGeolocateExchange {
+    /// The body sent: no SSID, no IP fallback (`considerIp: false`).
+    static func body(_ accessPoints: [AccessPoint]) -> String {
+        render(accessPoints, mac: { $0 })
+    }
+
+    /// The body as `--verbose` shows it: each MAC address's last three octets masked
+    /// ("f4:94:5f:xx:xx:xx"), so a log that is shared does not identify the networks.
+    static func maskedBody(_ accessPoints: [AccessPoint]) -> String {
+        render(accessPoints, mac: { String($0.prefix(8)) + ":xx:xx:xx" })
+    }
+
+    private static func render(_ accessPoints: [AccessPoint], mac: (String) -> String) -> String {
+        JSONOutput.object([
+            ("considerIp", .bool(false)),
+            ("wifiAccessPoints", .array(accessPoints.map { accessPoint in
+                .object([
+                    ("macAddress", .string(mac(accessPoint.macAddress))),
+                    ("signalStrength", .number(Double(accessPoint.signalStrength))),
+                    ("frequency", .number(Double(accessPoint.frequency))),
+                    ("age", .number(accessPoint.age.map(Double.init))),
+                ])
+            })),
+        ]).serialized()
+    }
+
+    /// The position and radius (metres) in a response, or the error to report, classified by
+    /// the rule every web service shares (`ServiceAnswer`).
+    static func read(_ response: HTTPResponse, service: String, secrets: [String]) -> Result<(Coordinate, Double), WiFiError> {
+        let answer = ServiceAnswer(response, secrets: secrets, maxDetailLength: 120)
+        func failed(_ reason: String) -> Result<(Coordinate, Double), WiFiError> {
+            .failure(.serviceFailed(service: service, reason: reason + (answer.detail.map { ": \($0)" } ?? "")))
+        }
+        switch answer.outcome {
+        case .json(let body):
+            guard body.isObject else {
+                return .failure(.serviceFailed(service: service, reason: "the answer holds no location: it is not a JSON object"))
+            }
+            guard let latitude = body["location"]?["lat"]?.double, let longitude = body["location"]?["lng"]?.double,
+                  case let coordinate = Coordinate(latitude: latitude, longitude: longitude), coordinate.isValid,
+                  let accuracy = body["accuracy"]?.double, accuracy.isFinite, accuracy > 0 else {
+                return .failure(.serviceFailed(service: service, reason: "the answer holds no usable position and accuracy"))
+            }
+            return .success((coordinate, accuracy))
+        case .notJSON(let what):
+            return .failure(.serviceFailed(service: service, reason: "the answer holds no location: \(what)"))
+        case .refused:
+            return .failure(.serviceFailed(service: service, reason: "access refused (HTTP \(response.status))"
+                + (answer.detail.map { ": \($0)" } ?? "") + "; check key under [location.wifi]"))
+        case .rateLimited(let retryAfter):
+            let when = retryAfter.map { ", retry after " + ServiceText.retryAfter($0) } ?? ""
+            return failed("rate limited (HTTP 429\(when))")
+        case .failed:
+            switch response.status {
+            case 404: return .failure(.notInDatabase(service: service))
+            case 400: return failed("the request was refused (HTTP 400)")
+            case 500...: return failed("server error (HTTP \(response.status))")
+            default: return failed("HTTP \(response.status)")
+            }
+        }
+    }
+}

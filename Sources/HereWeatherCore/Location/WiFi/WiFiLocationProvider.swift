@@ -1,0 +1,87 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The location from the Wi-Fi networks around: the access points NetworkManager sees,
+/// sent to an Ichnaea-compatible geolocate service (BeaconDB by default).
+///
+/// What is sent follows `WiFiSelection` (no SSIDs, no `_nomap`, hidden or randomised
+/// networks, at most 20, nothing with fewer than 2): the failure for too few comes before
+/// any request, at once. The URL is checked first (https, unless `allow_plain_http` or a
+/// loopback host), the key travels as `?key=` and is never printed, and the request names
+/// here-weather and its version in its User-Agent, as BeaconDB asks. An answer is
+/// remembered against its access points (`WiFiNeighbourhoodMemory`): the same
+/// neighbourhood within max age costs no request. The fix's accuracy is the service's
+/// radius, judged against the request at once (asking again would not improve it).
+public struct WiFiLocationProvider: LocationProvider {
+    public var source: LocationSource { .wifi }
+    public let settings: WiFiSettings
+    private let scanner: any AccessPointScanner
+    private let http: any HTTPClient
+    private let memory: WiFiNeighbourhoodMemory?
+    private let configPath: String
+
+    /// Sent with every request: BeaconDB asks clients to identify themselves.
+    public static let userAgent = "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)"
+    /// The largest answer read.
+    static let maxBodyBytes = 64 << 10
+
+    public init(settings: WiFiSettings, scanner: any AccessPointScanner, http: any HTTPClient,
+                memory: WiFiNeighbourhoodMemory? = nil, configPath: String = "the config file") {
+        self.settings = settings
+        self.scanner = scanner
+        self.http = http
+        self.memory = memory
+        self.configPath = configPath
+    }
+
+    /// NetworkManager runs with a Wi-Fi device: local, nothing is sent.
+    public func isPresent() async -> Bool { await scanner.isPresent() }
+
+    /// Throws the `ConfigError` for a URL that may not be asked. Makes no request.
+    public func validate() throws { try settings.validate(configPath: configPath) }
+
+    public func requestLocation(_ request: LocationRequest) async throws -> Location {
+        try validate()
+        let selection = WiFiSelection(try await scanner.accessPoints(deadline: request.deadline))
+        guard selection.isEnough else { throw WiFiError.tooFewAccessPoints(summary: selection.summary) }
+        let macAddresses = Set(selection.used.map(\.macAddress))
+        let now = Date()
+        if let remembered = memory?.answer(for: macAddresses, service: settings.baseURL, now: now) {
+            let fix = location(remembered.coordinate, accuracy: remembered.accuracy, timestamp: remembered.timestamp,
+                               count: remembered.macAddresses.count)
+            if FixSelector(request: request).isFresh(fix, at: now) { return FixSelector.judgedAtOnce(fix, for: request, now: now) }
+        }
+        try Task.checkCancellation()
+        let (coordinate, accuracy) = try await ask(selection.used, deadline: request.deadline)
+        let answered = Date()
+        memory?.save(.init(coordinate: coordinate, accuracy: accuracy, timestamp: answered,
+                           macAddresses: macAddresses, service: settings.baseURL))
+        return FixSelector.judgedAtOnce(location(coordinate, accuracy: accuracy, timestamp: answered, count: selection.used.count),
+                                        for: request, now: answered)
+    }
+
+    /// POSTs the access points; the position and radius, or a `WiFiError`.
+    func ask(_ accessPoints: [AccessPoint], deadline: ContinuousClock.Instant) async throws -> (Coordinate, Double) {
+        let request = HTTPRequest(
+            url: settings.requestURL,
+            headers: [(name: "Content-Type", value: "application/json"), (name: "User-Agent", value: Self.userAgent)],
+            deadline: deadline, maxBodyBytes: Self.maxBodyBytes,
+            method: "POST", body: Data(WiFiGeolocateExchange.body(accessPoints).utf8),
+            loggedBody: WiFiGeolocateExchange.maskedBody(accessPoints))
+        let response = try await ServiceAnswer.send(request, http: http) { error in
+            WiFiError.serviceFailed(service: settings.host, reason: error.summary)
+        }
+        return try WiFiGeolocateExchange.read(response, service: settings.host, secrets: secrets).get()
+    }
+
+    /// Secrets never to quote back.
+    var secrets: [String] { [settings.key].compactMap { $0 }.filter { !$0.isEmpty } }
+
+    private func location(_ coordinate: Coordinate, accuracy: Double, timestamp: Date, count: Int) -> Location {
+        Location(coordinate: coordinate, horizontalAccuracy: accuracy, timestamp: timestamp, source: .wifi,
+                 service: settings.host, accessPoints: count)
+    }
+}

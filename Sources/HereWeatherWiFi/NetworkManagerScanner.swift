@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HereWeatherCore
+import HereWeatherDBus
+
+/// The access points NetworkManager sees, read over the system D-Bus (no root needed).
+///
+/// `GetDevices`, where `DeviceType` 2 is Wi-Fi; each Wi-Fi device's `GetAllAccessPoints`;
+/// each access point's `HwAddress`, `Strength`, `Frequency`, `Ssid` and `LastSeen`
+/// (seconds on CLOCK_BOOTTIME, turned into an age here). When the newest access point was
+/// last seen more than five minutes ago, it asks for a scan (`RequestScan`) and waits for
+/// `LastScan` to change (its `PropertiesChanged` signal, or the property itself, read every
+/// half second), leaving part of the time for the request that follows; a scan that does
+/// not finish in time leaves the old list, with its true ages.
+///
+/// NetworkManager not running, no Wi-Fi device and Wi-Fi switched off (in software or by
+/// a hardware switch) are distinct `WiFiError`s.
+public struct NetworkManagerScanner: AccessPointScanner {
+    static let service = "org.freedesktop.NetworkManager"
+    static let root = "/org/freedesktop/NetworkManager"
+    static let deviceInterface = "org.freedesktop.NetworkManager.Device"
+    static let wirelessInterface = "org.freedesktop.NetworkManager.Device.Wireless"
+    static let accessPointInterface = "org.freedesktop.NetworkManager.AccessPoint"
+    /// NetworkManager's `DeviceType` for Wi-Fi.
+    static let wifiDeviceType: UInt32 = 2
+    /// A list whose newest access point is older than this is rescanned.
+    static let staleAfter = 300
+    /// The presence check's bound (it normally takes a few milliseconds).
+    static let presenceBound: Duration = .milliseconds(250)
+
+    private let connect: @Sendable () throws -> DBusConnection
+
+    /// NetworkManager on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
+    public init() {
+        connect = { try DBusConnection.system() }
+    }
+
+    /// NetworkManager on the bus at `address` (a private bus).
+    public init(address: String) {
+        connect = { try DBusConnection.connect(address: address) }
+    }
+
+    public func isPresent() async -> Bool {
+        let deadline = ContinuousClock.now + Self.presenceBound
+        guard let connection = try? connect(), (try? await isRunning(connection, deadline: deadline)) == true else { return false }
+        let devices = try? await wifiDevices(connection, deadline: deadline)
+        return devices?.isEmpty == false
+    }
+
+    /// Whether NetworkManager owns its name (asked without holding a cooperative thread).
+    private func isRunning(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> Bool {
+        let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                              arguments: [.string(Self.service)], deadline: deadline)
+        return reply.first?.bool == true
+    }
+
+    public func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
+        do {
+            return try await scan(deadline: deadline)
+        } catch let error as DBusError {
+            switch error {
+            case .cancelled: throw CancellationError()
+            case .timedOut: throw WiFiError.scanFailed(reason: "NetworkManager did not answer in time.")
+            case _ where error.isServiceUnknown: throw WiFiError.noNetworkManager
+            default: throw WiFiError.scanFailed(reason: error.message)
+            }
+        }
+    }
+
+    private func scan(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
+        let connection = try connect()
+        guard try await isRunning(connection, deadline: deadline) else { throw WiFiError.noNetworkManager }
+        let devices = try await wifiDevices(connection, deadline: deadline)
+        guard !devices.isEmpty else { throw WiFiError.noWiFiDevice }
+        let manager = try await connection.properties(destination: Self.service, path: Self.root,
+                                                      interface: Self.service, deadline: deadline)
+        if manager["WirelessHardwareEnabled"]?.bool == false { throw WiFiError.wifiOff(hardwareSwitch: true) }
+        if manager["WirelessEnabled"]?.bool == false { throw WiFiError.wifiOff(hardwareSwitch: false) }
+        let listed = try await accessPoints(connection, devices: devices, deadline: deadline)
+        guard Self.isStale(listed) else { return listed }
+        let scanned: Bool
+        do {
+            scanned = try await rescan(connection, devices: devices, deadline: Self.scanDeadline(deadline))
+        } catch DBusError.timedOut {
+            scanned = false   // NetworkManager did not answer the scan request in time: the list still serves
+        }
+        return scanned ? try await accessPoints(connection, devices: devices, deadline: deadline) : listed
+    }
+
+    /// Whether the list needs a scan: empty, or its newest access point older than `staleAfter`.
+    static func isStale(_ accessPoints: [AccessPoint]) -> Bool {
+        guard let newest = accessPoints.compactMap(\.age).min() else { return true }
+        return newest > staleAfter * 1000
+    }
+
+    /// How long a scan may take: the time left, less a share (at most 2 s) for the request.
+    static func scanDeadline(_ deadline: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        return deadline - min(.seconds(2), remaining / 2)
+    }
+
+    /// The Wi-Fi devices' object paths.
+    private func wifiDevices(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [String] {
+        let reply = try await connection.call(destination: Self.service, path: Self.root, interface: Self.service,
+                                              member: "GetDevices", deadline: deadline)
+        guard let paths = reply.first?.objectPaths else { throw DBusError.typeMismatch("GetDevices to answer a list of object paths") }
+        let types = try await Self.together(paths) { path in
+            try await connection.property(destination: Self.service, path: path, interface: Self.deviceInterface,
+                                          name: "DeviceType", deadline: deadline)
+        }
+        return zip(paths, types).filter { $0.1?.uint32 == Self.wifiDeviceType }.map(\.0)
+    }
+
+    /// Every access point of `devices`, with its age now.
+    private func accessPoints(_ connection: DBusConnection, devices: [String],
+                              deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
+        var found: [AccessPoint] = []
+        for device in devices {
+            let reply = try await connection.call(destination: Self.service, path: device, interface: Self.wirelessInterface,
+                                                  member: "GetAllAccessPoints", deadline: deadline)
+            let all = try await Self.together(reply.first?.objectPaths ?? []) { path in
+                try await connection.properties(destination: Self.service, path: path,
+                                                interface: Self.accessPointInterface, deadline: deadline)
+            }
+            let now = BootClock.seconds()
+            // nil: gone between the list and the read.
+            found += all.compactMap { $0.flatMap { Self.accessPoint($0, bootSeconds: now) } }
+        }
+        return found
+    }
+
+    /// `read` for every path at once (one round trip's wait for forty access points, not
+    /// forty); `nil` where the object is gone (a D-Bus error reply). Other errors are thrown.
+    static func together<T: Sendable>(_ paths: [String],
+                                      _ read: @escaping @Sendable (String) async throws -> T) async throws -> [T?] {
+        let results = await Concurrently.run(paths.count) { index -> Result<T, Error> in
+            do { return .success(try await read(paths[index])) } catch { return .failure(error) }
+        }
+        return try results.map { result -> T? in
+            switch result {
+            case .success(let value)?: return value
+            case .failure(DBusError.remote)?: return nil
+            case .failure(let error)?: throw error
+            case nil: return nil
+            }
+        }
+    }
+
+    /// An access point from its properties; `nil` without a MAC address.
+    static func accessPoint(_ properties: [String: DBusValue], bootSeconds: Double) -> AccessPoint? {
+        guard let mac = properties["HwAddress"]?.string else { return nil }
+        let lastSeen = properties["LastSeen"]?.integer ?? -1
+        let age = lastSeen < 0 ? nil : Int(max(0, (bootSeconds - Double(lastSeen)) * 1000).rounded())
+        return AccessPoint(macAddress: mac, ssid: properties["Ssid"]?.bytes ?? [],
+                           strength: Int(properties["Strength"]?.integer ?? 0),
+                           frequency: Int(properties["Frequency"]?.integer ?? 0), age: age)
+    }
+
+    /// Asks every device for a scan and waits until one reports a new `LastScan`, or `deadline`.
+    /// Whether a scan finished.
+    private func rescan(_ connection: DBusConnection, devices: [String], deadline: ContinuousClock.Instant) async throws -> Bool {
+        let changes = try connection.subscribe(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
+                                               member: "PropertiesChanged")
+        defer { changes.cancel() }
+        let before = try await lastScans(connection, devices: devices, deadline: deadline)
+        for device in devices {
+            do {
+                _ = try await connection.call(destination: Self.service, path: device, interface: Self.wirelessInterface,
+                                              member: "RequestScan", arguments: [.dictionary([:])], deadline: deadline)
+            } catch DBusError.remote {
+                // NetworkManager refuses a scan right after another (NotAllowed): wait for that one.
+            }
+        }
+        while ContinuousClock.now < deadline {
+            do {
+                let signal = try await changes.next(deadline: min(deadline, .now + .milliseconds(500)))
+                if signal.first?.string == Self.wirelessInterface, signal.dropFirst().first?.dictionary?["LastScan"] != nil {
+                    return true
+                }
+            } catch DBusError.timedOut {
+                // No signal yet: read LastScan itself, in case the signal went elsewhere.
+                guard ContinuousClock.now < deadline else { break }
+                if let now = try? await lastScans(connection, devices: devices, deadline: deadline), now != before { return true }
+            }
+        }
+        return false
+    }
+
+    private func lastScans(_ connection: DBusConnection, devices: [String], deadline: ContinuousClock.Instant) async throws -> [Int64] {
+        var values: [Int64] = []
+        for device in devices {
+            let value = try await connection.property(destination: Self.service, path: device, interface: Self.wirelessInterface,
+                                                      name: "LastScan", deadline: deadline)
+            values.append(value.integer ?? -1)
+        }
+        return values
+    }
+}
+
+/// CLOCK_BOOTTIME, the clock of NetworkManager's `LastSeen` and `LastScan`.
+enum BootClock {
+    static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+import HereWeatherCore
+import HereWeatherHTTP
+import HereWeatherWiFi
+
+/// Wi-Fi positioning with real parts: the NetworkManager stand-in on a private dbus-daemon,
+/// the real D-Bus layer and libcurl, and a geolocate server on 127.0.0.1.
+///
+/// One test at a time: each starts its own bus and Python service, and the whole suite's load
+/// would otherwise be measured against the requests' deadlines.
+@Suite(.serialized) struct WiFiLocationProviderTests {
+    /// A geolocate server answering every POST with `response`.
+    static func geolocateServer(_ response: FixtureServer.Response = .fixture("wifi/geolocate/success.json")) throws -> FixtureServer {
+        try FixtureServer.inspecting { _ in response }
+    }
+
+    static func provider(_ service: NetworkManagerService, _ server: FixtureServer, key: String? = nil,
+                         memory: WiFiNeighbourhoodMemory? = nil) -> WiFiLocationProvider {
+        WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate", key: key),
+                             scanner: NetworkManagerScanner(address: service.address), http: CurlHTTPClient(), memory: memory)
+    }
+
+    static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300)) -> LocationRequest {
+        LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds), maxAge: maxAge)
+    }
+
+    /// The MAC addresses of a fixture's access points, by SSID (nil: hidden).
+    static func fixtureMACs(_ name: String) throws -> [(mac: String, ssid: String?)] {
+        let json = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("wifi/" + name)) as? [String: Any])
+        let devices = try #require(json["devices"] as? [[String: Any]])
+        return devices.flatMap { ($0["access_points"] as? [[String: Any]] ?? []) + ($0["after_scan"] as? [[String: Any]] ?? []) }
+            .map { (mac: ($0["bssid"] as? String ?? "").lowercased(), ssid: $0["ssid"] as? String) }
+    }
+
+    static func sentMACs(_ request: FixtureServer.Request) throws -> [String] {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+        return (json["wifiAccessPoints"] as? [[String: Any]] ?? []).compactMap { $0["macAddress"] as? String }
+    }
+
+    @Test func aNeighbourhoodGivesAFixWithItsProvenanceAndSendsOnlyWhatMaySend() async throws {
+        let service = try await NetworkManagerService.started(fixture: "home.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let fix = try await Self.provider(service, server).requestLocation(Self.request())
+        #expect(fix.source == .wifi)
+        #expect(fix.coordinate == Coordinate(latitude: 52.52437, longitude: 13.41053))
+        #expect(fix.horizontalAccuracy == 42)
+        #expect(fix.meetsDesiredAccuracy)
+        #expect(fix.service == "127.0.0.1")
+        #expect(fix.accessPoints == 7)
+        let requests = server.receivedRequests
+        try #require(requests.count == 1)
+        #expect(requests[0].method == "POST")
+        #expect(requests[0].target == "/v1/geolocate")
+        #expect(requests[0].headers["content-type"] == "application/json")
+        #expect(requests[0].headers["user-agent"]?.hasPrefix("here-weather/\(HereWeatherVersion.current)") == true)
+        let body = String(decoding: requests[0].body, as: UTF8.self)
+        let all = try Self.fixtureMACs("home.json")
+        for ssid in all.compactMap(\.ssid) where !ssid.isEmpty {
+            #expect(!body.contains(ssid), "an SSID was sent: \(ssid)")
+        }
+        let sent = try Self.sentMACs(requests[0])
+        let allowed = Set(all.filter { ($0.ssid ?? "").isEmpty == false && !$0.ssid!.hasSuffix("_nomap") }.map(\.mac))
+            .filter { UInt8($0.prefix(2), radix: 16)! & 0x02 == 0 }
+        #expect(Set(sent) == allowed, "only the 7 shareable access points")
+    }
+
+    @Test func oneUsableAccessPointFailsAtOnceSendingNothing() async throws {
+        let service = try await NetworkManagerService.started(fixture: "single.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        do {
+            _ = try await Self.provider(service, server).requestLocation(Self.request())
+            Issue.record("one access point gave a fix")
+        } catch let error as WiFiError {
+            #expect(error == .tooFewAccessPoints(summary: "1 usable of 4 seen (1 hidden, 1 opted out with _nomap, 1 with a randomised address)"))
+            #expect(error.message.contains("nothing was sent"))
+        }
+        #expect(server.receivedRequests.isEmpty)
+    }
+
+    @Test func fortyAccessPointsSendTheTwentyStrongest() async throws {
+        let service = try await NetworkManagerService.started(fixture: "forty.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let fix = try await Self.provider(service, server).requestLocation(Self.request())
+        #expect(fix.accessPoints == 20)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(server.receivedRequests.first?.body ?? [])) as? [String: Any])
+        let sent = try #require(body["wifiAccessPoints"] as? [[String: Any]])
+        let signals = sent.compactMap { $0["signalStrength"] as? Int }
+        #expect(signals.count == 20)
+        #expect(signals == signals.sorted(by: >), "strongest first")
+        #expect(Set(sent.compactMap { $0["frequency"] as? Int }) == [2412, 2437, 2462, 5180, 5500, 5955], "2.4, 5 and 6 GHz")
+    }
+
+    @Test func aStaleListIsRescannedBeforeAnythingIsSent() async throws {
+        let service = try await NetworkManagerService.started(fixture: "stale.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let fix = try await Self.provider(service, server).requestLocation(Self.request())
+        #expect(fix.accessPoints == 3)
+        #expect(service.calls.contains { $0.hasPrefix("RequestScan ") })
+        let fresh = Set(try Self.fixtureMACs("stale.json").filter { ["Station-WiFi", "Kiosk"].contains($0.ssid) }.map(\.mac))
+        #expect(Set(try Self.sentMACs(try #require(server.receivedRequests.first))) == fresh, "the list after the scan")
+    }
+
+    @Test func aScanThatNeverEndsLeavesTheOldListWithinTheDeadline() async throws {
+        let service = try await NetworkManagerService.started(fixture: "stale-scan-never-ends.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let started = ContinuousClock.now
+        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 12))
+        #expect(fix.accessPoints == 2)
+        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(server.receivedRequests.first?.body ?? [])) as? [String: Any])
+        let ages = (body["wifiAccessPoints"] as? [[String: Any]] ?? []).compactMap { $0["age"] as? Int }
+        #expect(ages.allSatisfy { $0 >= 300_000 }, "the true age of what was seen: \(ages)")
+    }
+
+    /// Found by trying: a RequestScan that NetworkManager never answers ended the request with
+    /// "did not answer in time", throwing away the list it had; the list is still worth sending.
+    @Test func aScanRequestThatNeverAnswersLeavesTheOldList() async throws {
+        let service = try await NetworkManagerService.started(fixture: "stale-scan-hangs.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 12))
+        #expect(fix.accessPoints == 2)
+        #expect(service.calls.contains { $0.hasPrefix("RequestScan ") })
+        #expect(server.receivedRequests.count == 1)
+    }
+
+    @Test func aHungNetworkManagerEndsByTheDeadlineAndIsNotPresent() async throws {
+        let service = try await NetworkManagerService.started(fixture: "hung.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let provider = Self.provider(service, server)
+        let started = ContinuousClock.now
+        await #expect(throws: WiFiError.scanFailed(reason: "NetworkManager did not answer in time.")) {
+            try await provider.requestLocation(Self.request(seconds: 2))
+        }
+        #expect(await provider.isPresent() == false)
+        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
+        #expect(server.receivedRequests.isEmpty)
+    }
+
+    @Test(arguments: [("disabled.json", WiFiError.wifiOff(hardwareSwitch: false)), ("no-wifi-device.json", .noWiFiDevice)])
+    func wifiOffAndNoDeviceAreDistinctErrors(fixture: String, expected: WiFiError) async throws {
+        let service = try await NetworkManagerService.started(fixture: fixture)
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let provider = Self.provider(service, server)
+        await #expect(throws: expected) { try await provider.requestLocation(Self.request()) }
+        #expect(await provider.isPresent() == (fixture == "disabled.json"), "a device that is switched off is still present")
+        #expect(server.receivedRequests.isEmpty)
+    }
+
+    @Test func noNetworkManagerIsAbsentAndSaysSo() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let server = try Self.geolocateServer()
+        let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL), scanner: NetworkManagerScanner(address: bus.address),
+                                            http: CurlHTTPClient())
+        #expect(await provider.isPresent() == false)
+        await #expect(throws: WiFiError.noNetworkManager) { try await provider.requestLocation(Self.request()) }
+        #expect(server.receivedRequests.isEmpty)
+    }
+
+    @Test func presenceIsTrueWithAWiFiDevice() async throws {
+        let service = try await NetworkManagerService.started(fixture: "home.json")
+        defer { service.stop() }
+        #expect(await NetworkManagerScanner(address: service.address).isPresent())
+        #expect(!service.calls.contains { $0.hasPrefix("GetAllAccessPoints") || $0.hasPrefix("RequestScan") },
+                "presence reads the device list only")
+    }
+
+    static let failures: [(String, Int, [(String, String)], String)] = [
+        ("wifi/geolocate/not-found.json", 404, [], "not in 127.0.0.1's database (HTTP 404)"),
+        ("wifi/geolocate/parse-error.json", 400, [], "the request was refused (HTTP 400): Parse Error"),
+        ("wifi/geolocate/key-invalid.json", 403, [], "access refused (HTTP 403): Missing or invalid API key; check key under [location.wifi]"),
+        ("wifi/geolocate/rate-limited.json", 429, [("Retry-After", "120")], "rate limited (HTTP 429, retry after 120 s): Too many requests, please slow down"),
+        ("wifi/geolocate/server-error.html", 502, [], "server error (HTTP 502)"),
+    ]
+
+    @Test(arguments: failures)
+    func serviceErrorsAreOneLineSayingWhatToDo(fixture: String, status: Int, headers: [(String, String)], expected: String) async throws {
+        let service = try await NetworkManagerService.started(fixture: "home.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer(.fixture(fixture, status: status, headers: headers))
+        do {
+            _ = try await Self.provider(service, server, key: "not-a-real-wifi-key").requestLocation(Self.request())
+            Issue.record("HTTP \(status) gave a fix")
+        } catch let error as WiFiError {
+            #expect(error.message.contains(expected), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+            #expect(!error.message.contains("not-a-real-wifi-key"))
+        }
+        #expect(server.receivedRequests.first?.target == "/v1/geolocate?key=not-a-real-wifi-key")
+    }
+
+    @Test func theSameNeighbourhoodWithinMaxAgeCostsNoRequest() async throws {
+        let service = try await NetworkManagerService.started(fixture: "home.json")
+        defer { service.stop() }
+        let server = try Self.geolocateServer()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("wifi-memory-\(UUID().uuidString)/wifi.json")
+        defer { try? FileManager.default.removeItem(at: state.deletingLastPathComponent()) }
+        let memory = WiFiNeighbourhoodMemory(path: state.path)
+        let provider = Self.provider(service, server, memory: memory)
+        let first = try await provider.requestLocation(Self.request())
+        let second = try await provider.requestLocation(Self.request())
+        #expect(server.receivedRequests.count == 1, "the second answer came from memory")
+        #expect(second.coordinate == first.coordinate)
+        #expect(second.horizontalAccuracy == first.horizontalAccuracy)
+        let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // Older than max age: asked again.
+        try await Task.sleep(for: .milliseconds(1100))
+        _ = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
+        #expect(server.receivedRequests.count == 2)
+    }
+
+    @Test func aPlainHTTPServiceIsRefusedBeforeAnyScan() async throws {
+        let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: "http://geolocate.example.org/v1/geolocate"),
+                                            scanner: NetworkManagerScanner(address: "unix:path=/nonexistent"), http: CurlHTTPClient())
+        await #expect(throws: ConfigError.self) { try await provider.requestLocation(Self.request()) }
+    }
+}
