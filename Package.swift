@@ -25,6 +25,12 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // sd-bus's headers only: libsystemd is opened on first use (see CDBus/shim.h), so
+        // runs that ask no D-Bus service never load it.
+        .systemLibrary(
+            name: "CDBus",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
 
         // Offline place names: GeoNames' populated places compiled in (a generated source file).
         .target(name: "HereWeatherPlaces", exclude: ["README.md"]),
@@ -35,6 +41,8 @@ let package = Package(
         .target(name: "HereWeatherHTTP", dependencies: ["HereWeatherCore", "CCurl"]),
         // gpsd through libgps; the only target that imports CGPS.
         .target(name: "HereWeatherGPSD", dependencies: ["HereWeatherCore", "CGPS"]),
+        // D-Bus through sd-bus; the only target that imports CDBus.
+        .target(name: "HereWeatherDBus", dependencies: ["HereWeatherCore", "CDBus"]),
 
         // The thin command-line front end.
         .executableTarget(
@@ -50,7 +58,7 @@ let package = Package(
 
         .testTarget(
             name: "HereWeatherTests",
-            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherPlaces"]
+            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherPlaces"]
         ),
     ]
 )

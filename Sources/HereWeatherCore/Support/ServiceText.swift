@@ -5,10 +5,10 @@
 /// Secrets come out first, before anything is shortened, so that no cut can leave part of
 /// one behind; control characters never reach the terminal, so a service can neither break
 /// a message over lines nor drive the terminal.
-enum ServiceText {
+public enum ServiceText {
     /// Quoted text is cut to this many characters by default (a weather service's message may
     /// end in a useful URL, so it is generous).
-    static let maxLength = 300
+    public static let maxLength = 300
 
     /// `text` with every secret replaced by `[redacted]`, every run of whitespace and control
     /// characters as one space, the ends trimmed, and more than `maxLength` characters ending
@@ -19,7 +19,7 @@ enum ServiceText {
 
     /// As `quoted`, without a final full stop: for text that ends a clause of a message, which
     /// supplies its own.
-    static func oneLine(_ text: String, secrets: [String] = [], maxLength: Int = maxLength) -> String {
+    public static func oneLine(_ text: String, secrets: [String] = [], maxLength: Int = maxLength) -> String {
         var result = collapsed(redacted(text, secrets))
         while result.hasSuffix(".") { result.removeLast() }
         return cut(result, maxLength)

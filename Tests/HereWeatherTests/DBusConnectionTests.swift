@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import HereWeatherDBus
+
+/// The D-Bus layer (sd-bus through dlopen) against a real, private dbus-daemon.
+@Suite struct DBusConnectionTests {
+    @Test func callsTheBusDaemonsOwnMethods() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let deadline = ContinuousClock.now + .seconds(10)
+        let names = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "ListNames", deadline: deadline)
+        #expect(names.first?.strings?.contains("org.freedesktop.DBus") == true)
+        let id = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                           interface: "org.freedesktop.DBus", member: "GetId", deadline: deadline)
+        #expect(id.first?.string?.count == 32)
+        #expect(try connection.nameHasOwner("org.freedesktop.DBus"))
+        #expect(try !connection.nameHasOwner("org.freedesktop.NetworkManager"))
+    }
+
+    @Test func readsPropertiesWithoutTheirVariants() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let deadline = ContinuousClock.now + .seconds(10)
+        // dbus-daemon 1.14 has two properties on its own object: Features and Interfaces (as).
+        let interfaces = try await connection.property(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                       interface: "org.freedesktop.DBus", name: "Interfaces", deadline: deadline)
+        #expect(interfaces.strings != nil)
+        let all = try await connection.properties(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                  interface: "org.freedesktop.DBus", deadline: deadline)
+        #expect(all["Features"]?.strings != nil)
+        #expect(all["Interfaces"] == interfaces)
+    }
+
+    @Test func errorRepliesAreThrownWithTheirNames() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let deadline = ContinuousClock.now + .seconds(10)
+        await #expect(throws: DBusError.self) {
+            _ = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                          interface: "org.freedesktop.DBus", member: "NoSuchMethod", deadline: deadline)
+        }
+        do {
+            _ = try await connection.call(destination: "org.freedesktop.NetworkManager", path: "/org/freedesktop/NetworkManager",
+                                          interface: "org.freedesktop.NetworkManager", member: "GetDevices", deadline: deadline)
+            Issue.record("a call to a name nobody owns answered")
+        } catch let error as DBusError {
+            #expect(error.isServiceUnknown, "\(error)")
+        }
+    }
+
+    @Test func aSignalSubscribedBeforeItsCauseArrives() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let subscription = try connection.subscribe(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                    interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
+        defer { subscription.cancel() }
+        // A second connection gets a unique name: NameOwnerChanged(name, "", name).
+        let second = try DBusConnection.connect(address: bus.address)
+        _ = try second.nameHasOwner("org.freedesktop.DBus")
+        let arguments = try await subscription.next(deadline: .now + .seconds(10))
+        #expect(arguments.count == 3)
+        #expect(arguments.first?.string?.hasPrefix(":") == true)
+        #expect(arguments.dropFirst().first?.string == "")
+    }
+
+    @Test func aCallNobodyAnswersEndsAtTheDeadline() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let (caller, silent) = try await Self.silentService(on: bus)
+        let started = ContinuousClock.now
+        do {
+            _ = try await caller.call(destination: Self.silentName, path: "/", interface: "com.example.Silent", member: "Wait",
+                                      deadline: .now + .milliseconds(300))
+            Issue.record("a call nobody answers returned")
+        } catch let error as DBusError {
+            #expect(error == .timedOut)
+        }
+        #expect(ContinuousClock.now - started < .seconds(8), "ended, not hung")
+        withExtendedLifetime(silent) {}
+    }
+
+    @Test func cancellingTheTaskEndsAWaitingCallAndAWaitingSignal() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let (caller, silent) = try await Self.silentService(on: bus)
+        let started = ContinuousClock.now
+        let call = Task {
+            try await caller.call(destination: Self.silentName, path: "/", interface: "com.example.Silent", member: "Wait",
+                                  deadline: .now + .seconds(60))
+        }
+        let subscription = try caller.subscribe(sender: nil, path: nil, interface: "com.example.Silent", member: "Never")
+        let signal = Task { try await subscription.next(deadline: .now + .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(200))
+        call.cancel()
+        signal.cancel()
+        for outcome in [await call.result.map { _ in () }, await signal.result.map { _ in () }] {
+            guard case .failure(let error) = outcome else { Issue.record("a cancelled wait answered"); continue }
+            #expect(error as? DBusError == .cancelled)
+        }
+        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
+        withExtendedLifetime(silent) {}
+    }
+
+    @Test func cancellingASubscriptionEndsItsWait() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let subscription = try connection.subscribe(sender: nil, path: nil, interface: "com.example.Silent", member: "Never")
+        let waiting = Task { try await subscription.next(deadline: .now + .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(100))
+        subscription.cancel()
+        await #expect(throws: DBusError.cancelled) { try await waiting.value }
+    }
+
+    @Test func manyCallsShareOneConnection() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let deadline = ContinuousClock.now + .seconds(20)
+        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                          interface: "org.freedesktop.DBus", member: "GetId", deadline: deadline)
+                    return reply.first?.string?.count ?? 0
+                }
+            }
+            var lengths: [Int] = []
+            while let length = try await group.next() { lengths.append(length) }
+            return lengths
+        }
+        #expect(answers == Array(repeating: 32, count: 16))
+    }
+
+    @Test func noBusIsAClearError() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-bus-\(UUID().uuidString)").path
+        do {
+            _ = try DBusConnection.connect(address: "unix:path=\(missing)")
+            Issue.record("connected to a bus that does not exist")
+        } catch let error as DBusError {
+            guard case .noBus(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("No such file"))
+            #expect(error.message.contains("dbus"))
+        }
+    }
+
+    // MARK: Helpers
+
+    static let silentName = "com.example.Silent"
+
+    /// A caller, and a connection that owns `silentName` but never reads its messages.
+    static func silentService(on bus: PrivateBus) async throws -> (DBusConnection, DBusConnection) {
+        let silent = try DBusConnection.connect(address: bus.address)
+        let reply = try await silent.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                          interface: "org.freedesktop.DBus", member: "RequestName",
+                                          arguments: [.string(silentName), .uint32(4)], deadline: .now + .seconds(10))
+        #expect(reply.first?.uint32 == 1)   // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
+        return (try DBusConnection.connect(address: bus.address), silent)
+    }
+}
