@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "here-weather",
             dependencies: [
-                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD",
+                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

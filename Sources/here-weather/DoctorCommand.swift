@@ -1,5 +1,6 @@
 import ArgumentParser
 import HereWeatherCore
+import HereWeatherDBus
 import HereWeatherGPSD
 import HereWeatherHTTP
 #if canImport(FoundationEssentials)
@@ -48,7 +49,8 @@ struct DoctorCommand: AsyncParsableCommand {
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
         let providers = settings.location.sources.map { source in
-            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http) {
+            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http,
+                                             makeGeoClue: { GeoClueLocationProvider() }) {
                 GPSDLocationProvider(host: $0.host, port: $0.port)
             }
         }

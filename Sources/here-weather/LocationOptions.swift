@@ -1,5 +1,6 @@
 import ArgumentParser
 import HereWeatherCore
+import HereWeatherDBus
 import HereWeatherGPSD
 import HereWeatherHTTP
 #if canImport(FoundationEssentials)
@@ -39,7 +40,7 @@ struct LocationOptions: ParsableArguments {
     var replaySpeed: String?
 
     @Option(name: .customLong("source"),
-            help: ArgumentHelp("Use only this location source for this run (gpsd, ip, nmea, fixed); repeatable, in priority order.", valueName: "name"))
+            help: ArgumentHelp("Use only this location source for this run (gpsd, geoclue, ip, nmea, fixed); repeatable, in priority order.", valueName: "name"))
     var sources: [String] = []
 
     @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
@@ -137,7 +138,8 @@ struct LocationOptions: ParsableArguments {
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
             http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
-            environment: environment, geocodingProvider: geocodingProvider
+            environment: environment, geocodingProvider: geocodingProvider,
+            makeGeoClue: { GeoClueLocationProvider() }
         ) {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }

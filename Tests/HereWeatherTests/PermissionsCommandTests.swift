@@ -133,7 +133,7 @@ import Testing
     @Test func anUnknownSourceIsExit64ListingTheSources() async throws {
         let result = try await User().run(["allow", "wifi"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("gpsd, ip, nmea, fixed"))
+        #expect(result.stderr.contains("gpsd, geoclue, ip, nmea, fixed"))
     }
 
     @Test func aCorruptStoreIsAWarningAndTheNextDecisionReplacesIt() async throws {

@@ -14,13 +14,14 @@ public enum ProviderFactory {
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
     /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
-    /// libgps, outside the core). `--city` asks the geocoding service of `geocodingProvider`
+    /// libgps, outside the core), `makeGeoClue` the GeoClue one (beside D-Bus). `--city` asks the geocoding service of `geocodingProvider`
     /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
+        makeGeoClue: (() -> any LocationProvider)? = nil,
         makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
     ) -> any LocationProvider {
         switch override {
@@ -41,6 +42,8 @@ public enum ProviderFactory {
             switch source {
             case .gpsd:
                 return makeGPSD(config.location.gpsd)
+            case .geoclue:
+                return makeGeoClue?() ?? NoGeoClueProvider()
             case .nmea:
                 guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
                 return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
@@ -125,6 +128,15 @@ struct MissingNMEAPathProvider: LocationProvider {
     var source: LocationSource { .nmea }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.nmeaUnreadable(path: "(none)", reason: "[location.nmea] path is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
+    }
+}
+
+/// The GeoClue provider when the caller gave none: GeoClue is not reachable from here.
+struct NoGeoClueProvider: LocationProvider {
+    var source: LocationSource { .geoclue }
+    func isPresent() async -> Bool { false }
+    func requestLocation(_ request: LocationRequest) async throws -> Location {
+        throw GeoClueError.notRunning
     }
 }
 

@@ -139,7 +139,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.gpsd, .ip, .nmea, .fixed]
+    public static let supportedSources: [LocationSource] = [.gpsd, .geoclue, .ip, .nmea, .fixed]
 
     /// The environment variable that holds the OpenWeatherMap key; it wins over the file.
     public static let openWeatherMapKeyVariable = "OPENWEATHERMAP_API_KEY"

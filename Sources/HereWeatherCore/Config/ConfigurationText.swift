@@ -10,8 +10,9 @@ public enum ConfigurationText {
     [location]
     enabled = true            # the master switch: false refuses every source below
     # Where locations come from, in priority order: "gpsd" (a GPS receiver through gpsd),
-    # "ip" (an IP-geolocation web service), "nmea" (a recorded NMEA log), "fixed" (below).
-    # Each source has a permission: "ask" (gpsd, ip), "allow" (fixed, nmea) or "deny";
+    # "geoclue" (the desktop's location service, GeoClue2), "ip" (an IP-geolocation web
+    # service), "nmea" (a recorded NMEA log), "fixed" (below).
+    # Each source has a permission: "ask" (gpsd, geoclue, ip), "allow" (fixed, nmea) or "deny";
     # `here-weather permissions` shows them and changes them without touching this file.
     sources = ["fixed"]
     accuracy = "3km"          # best, 10m, 100m, 1km, 3km or any: weather needs no more than 3km
@@ -29,6 +30,9 @@ public enum ConfigurationText {
     # permission = "ask"
     host = "localhost"
     port = 2947
+
+    [location.geoclue]        # GeoClue allows apps in /etc/geoclue/geoclue.conf: [here-weather] allowed=true
+    # permission = "ask"
 
     [location.ip]
     # permission = "ask"      # IP lookup sends your address to a third party
@@ -102,6 +106,7 @@ public enum ConfigurationText {
         lines.insert(contentsOf: permission(.fixed), at: lines.firstIndex(of: "[location.fixed]").map { $0 + 1 } ?? lines.count)
         lines += ["", "[location.gpsd]"] + permission(.gpsd)
             + ["host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
+        lines += ["", "[location.geoclue]"] + permission(.geoclue)
         lines += ["", "[location.ip]"] + permission(.ip)
             + ["services = [" + location.ip.services.map { quote($0.rawValue) }.joined(separator: ", ") + "]"]
         for service in IPService.allCases {

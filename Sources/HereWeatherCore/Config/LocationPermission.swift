@@ -13,12 +13,12 @@ public enum LocationPermission: String, Sendable, CaseIterable {
     public static let userChoices: [LocationPermission] = [.ask, .allow, .deny]
 
     /// The default for each source: the fixed location is the user's own words, a log file
-    /// the user named is explicit input; gpsd and IP lookup ask first (IP lookup sends the
-    /// user's address to a third party).
+    /// the user named is explicit input; gpsd, GeoClue and IP lookup ask first (IP lookup sends
+    /// the user's address to a third party).
     public static func defaultPermission(for source: LocationSource) -> LocationPermission {
         switch source {
         case .fixed, .commandLine, .city, .nmea: return .allow
-        case .gpsd, .ip: return .ask
+        case .gpsd, .geoclue, .ip: return .ask
         }
     }
 }

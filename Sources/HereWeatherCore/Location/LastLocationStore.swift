@@ -23,7 +23,7 @@ public struct LastLocationStore: Sendable {
     }
 
     /// Sources whose fixes are worth remembering (the others answer instantly anyway).
-    public static let rememberedSources: Set<LocationSource> = [.gpsd, .ip]
+    public static let rememberedSources: Set<LocationSource> = [.gpsd, .geoclue, .ip]
 
     public func load() -> Location? {
         guard let data = FileManager.default.contents(atPath: path), let json = try? JSONValue.parse(data),

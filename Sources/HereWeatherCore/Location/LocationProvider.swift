@@ -6,7 +6,11 @@ public protocol LocationProvider: Sendable {
     var source: LocationSource { get }
     /// One fix for `request`, or a `LocationError` by the request's deadline.
     func requestLocation(_ request: LocationRequest) async throws -> Location
+    /// Whether this source exists on this machine (a local check: nothing leaves the machine).
+    func isPresent() async -> Bool
 }
+
+extension LocationProvider { public func isPresent() async -> Bool { true } }
 
 /// Why no location could be had.
 public enum LocationError: UserFacingError, Equatable {
