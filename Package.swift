@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "here-weather",
             dependencies: [
-                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherWiFi",
+                "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HereWeatherCore
+import HereWeatherDBus
 import HereWeatherGPSD
 import HereWeatherHTTP
 import HereWeatherWiFi
@@ -50,7 +51,8 @@ struct DoctorCommand: AsyncParsableCommand {
                                     + loaded.warnings.map { "; " + $0 }.joined())]
         let providers = settings.location.sources.map { source in
             ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http,
-                                             wifiScanner: NetworkManagerScanner()) {
+                                             wifiScanner: NetworkManagerScanner(),
+                                             makeGeoClue: { GeoClueLocationProvider() }) {
                 GPSDLocationProvider(host: $0.host, port: $0.port)
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HereWeatherCore
+import HereWeatherDBus
 import HereWeatherGPSD
 import HereWeatherHTTP
 import HereWeatherWiFi
@@ -40,7 +41,7 @@ struct LocationOptions: ParsableArguments {
     var replaySpeed: String?
 
     @Option(name: .customLong("source"),
-            help: ArgumentHelp("Use only this location source for this run (gpsd, ip, nmea, fixed); repeatable, in priority order.", valueName: "name"))
+            help: ArgumentHelp("Use only this location source for this run (gpsd, geoclue, ip, nmea, fixed); repeatable, in priority order.", valueName: "name"))
     var sources: [String] = []
 
     @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
@@ -147,7 +148,8 @@ struct LocationOptions: ParsableArguments {
             http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
             environment: environment, geocodingProvider: geocodingProvider,
             wifiScanner: NetworkManagerScanner(),
-            wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment))
+            wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment)),
+            makeGeoClue: { GeoClueLocationProvider() }
         ) {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }

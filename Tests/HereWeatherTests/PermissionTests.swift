@@ -59,8 +59,8 @@ func temporaryFolder() throws -> String {
 
     @Test func defaultsFollowTheSpec() {
         let resolver = Self.resolver()
-        #expect(resolver.states.map(\.source) == [.gpsd, .wifi, .ip, .nmea, .fixed])
-        #expect(resolver.states.map(\.permission) == [.ask, .ask, .ask, .allow, .allow])
+        #expect(resolver.states.map(\.source) == [.gpsd, .geoclue, .wifi, .ip, .nmea, .fixed])
+        #expect(resolver.states.map(\.permission) == [.ask, .ask, .ask, .ask, .allow, .allow])
         #expect(resolver.states.allSatisfy { $0.origin == .defaultValue })
         #expect(resolver.masterSwitch == .init(enabled: true, origin: .defaultValue))
         #expect(resolver.decide(.gpsd) == .ask)

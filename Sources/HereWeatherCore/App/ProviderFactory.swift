@@ -14,7 +14,7 @@ public enum ProviderFactory {
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
     /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
-    /// libgps, outside the core). `--city` asks the geocoding service of `geocodingProvider`
+    /// libgps, outside the core), `makeGeoClue` the GeoClue one (beside D-Bus). `--city` asks the geocoding service of `geocodingProvider`
     /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
     /// `wifiScanner` reads the access points for the Wi-Fi source (NetworkManager, outside
     /// the core); `wifiMemory` remembers its answers against them.
@@ -24,6 +24,7 @@ public enum ProviderFactory {
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
         wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
+        makeGeoClue: (() -> any LocationProvider)? = nil,
         makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
     ) -> any LocationProvider {
         switch override {
@@ -44,6 +45,8 @@ public enum ProviderFactory {
             switch source {
             case .gpsd:
                 return makeGPSD(config.location.gpsd)
+            case .geoclue:
+                return makeGeoClue?() ?? NoGeoClueProvider()
             case .nmea:
                 guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
                 return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
@@ -145,6 +148,15 @@ struct MissingNMEAPathProvider: LocationProvider {
 struct MissingAccessPointScanner: AccessPointScanner {
     func isPresent() async -> Bool { false }
     func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] { throw WiFiError.noNetworkManager }
+}
+
+/// The GeoClue provider when the caller gave none: GeoClue is not reachable from here.
+struct NoGeoClueProvider: LocationProvider {
+    var source: LocationSource { .geoclue }
+    func isPresent() async -> Bool { false }
+    func requestLocation(_ request: LocationRequest) async throws -> Location {
+        throw GeoClueError.notRunning
+    }
 }
 
 /// The HTTP client when the caller gave none: every request fails (no network by accident).

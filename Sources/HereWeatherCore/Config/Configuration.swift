@@ -145,7 +145,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.gpsd, .wifi, .ip, .nmea, .fixed]
+    public static let supportedSources: [LocationSource] = [.gpsd, .geoclue, .wifi, .ip, .nmea, .fixed]
 
     /// Every secret the file itself sets (API keys, tokens), not empty: the one list that both
     /// redaction (`ProviderFactory.secrets`) and the file-mode warning (`ConfigFileMode`) use,

@@ -118,6 +118,9 @@ public enum ConfigurationLoader {
             settings.gpsd.host = try gpsd.string("host") ?? settings.gpsd.host
             settings.gpsd.port = try gpsd.number("port", in: 1...65535).map { Int($0) } ?? settings.gpsd.port
         }
+        if let geoclue = try table.table("geoclue") {
+            settings.permissions[.geoclue] = try geoclue.choice("permission", LocationPermission.userChoices)
+        }
         if let nmea = try table.table("nmea") {
             settings.permissions[.nmea] = try nmea.choice("permission", LocationPermission.userChoices)
             settings.nmea.path = try nmea.string("path")

@@ -10,9 +10,10 @@ public enum ConfigurationText {
     [location]
     enabled = true            # the master switch: false refuses every source below
     # Where locations come from, in priority order: "gpsd" (a GPS receiver through gpsd),
-    # "wifi" (the Wi-Fi networks around, through NetworkManager and a web service),
-    # "ip" (an IP-geolocation web service), "nmea" (a recorded NMEA log), "fixed" (below).
-    # Each source has a permission: "ask" (gpsd, wifi, ip), "allow" (fixed, nmea) or "deny";
+    # "geoclue" (the desktop's location service, GeoClue2), "wifi" (the Wi-Fi networks
+    # around, through NetworkManager and a web service), "ip" (an IP-geolocation web
+    # service), "nmea" (a recorded NMEA log), "fixed" (below).
+    # Each source has a permission: "ask" (gpsd, geoclue, wifi, ip), "allow" (fixed, nmea) or "deny";
     # `here-weather permissions` shows them and changes them without touching this file.
     sources = ["fixed"]
     accuracy = "3km"          # best, 10m, 100m, 1km, 3km or any: weather needs no more than 3km
@@ -30,6 +31,9 @@ public enum ConfigurationText {
     # permission = "ask"
     host = "localhost"
     port = 2947
+
+    [location.geoclue]        # GeoClue allows apps in /etc/geoclue/geoclue.conf: [here-weather] allowed=true
+    # permission = "ask"
 
     [location.wifi]
     # permission = "ask"      # sends the Wi-Fi networks around you (never their names) to a third party
@@ -108,6 +112,7 @@ public enum ConfigurationText {
         lines.insert(contentsOf: permission(.fixed), at: lines.firstIndex(of: "[location.fixed]").map { $0 + 1 } ?? lines.count)
         lines += ["", "[location.gpsd]"] + permission(.gpsd)
             + ["host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
+        lines += ["", "[location.geoclue]"] + permission(.geoclue)
         lines += ["", "[location.wifi]"] + permission(.wifi) + ["base_url = \(quote(location.wifi.baseURL))"]
         if location.wifi.key?.isEmpty == false { lines.append("key = \"[redacted]\"  # from the config file") }
         if location.wifi.allowPlainHTTP { lines.append("allow_plain_http = true") }

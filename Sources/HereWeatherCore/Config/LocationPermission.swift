@@ -13,12 +13,13 @@ public enum LocationPermission: String, Sendable, CaseIterable {
     public static let userChoices: [LocationPermission] = [.ask, .allow, .deny]
 
     /// The default for each source: the fixed location is the user's own words, a log file
-    /// the user named is explicit input; gpsd and IP lookup ask first (IP lookup sends the
-    /// user's address to a third party; Wi-Fi positioning the networks around).
+    /// the user named is explicit input; gpsd, GeoClue, Wi-Fi positioning and IP lookup ask
+    /// first (IP lookup sends the user's address to a third party; Wi-Fi positioning the
+    /// networks around).
     public static func defaultPermission(for source: LocationSource) -> LocationPermission {
         switch source {
         case .fixed, .commandLine, .city, .nmea: return .allow
-        case .gpsd, .ip, .wifi: return .ask
+        case .gpsd, .geoclue, .wifi, .ip: return .ask
         }
     }
 }

@@ -23,7 +23,7 @@ public struct LastLocationStore: Sendable {
     }
 
     /// Sources whose fixes are worth remembering (the others answer instantly anyway).
-    public static let rememberedSources: Set<LocationSource> = [.gpsd, .wifi, .ip]
+    public static let rememberedSources: Set<LocationSource> = [.gpsd, .geoclue, .wifi, .ip]
 
     /// A larger file is not one this program wrote (they are a few hundred bytes): no memory.
     static let maximumFileBytes = 64 << 10

@@ -13,6 +13,8 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
     case fixed
     /// A GPS receiver through gpsd.
     case gpsd
+    /// GeoClue2, the desktop's location service on the system D-Bus.
+    case geoclue
     /// A recorded NMEA log.
     case nmea
     /// An IP-geolocation web service.
@@ -28,6 +30,7 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
         case .commandLine: return "command line"
         case .fixed: return "fixed location"
         case .gpsd: return "GPS (gpsd)"
+        case .geoclue: return "GeoClue"
         case .nmea: return "NMEA replay"
         case .ip: return "IP lookup"
         case .wifi: return "Wi-Fi positioning"

@@ -13,6 +13,8 @@ public enum Provenance {
         case .gpsd:
             text = "GPS \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
             if location.simulated { text += ", simulated" }
+        case .geoclue:
+            text = "GeoClue \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
         case .nmea:
             text = "NMEA log \(accuracy(location))"
             if location.simulated { text += ", simulated" }

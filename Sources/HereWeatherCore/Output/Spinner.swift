@@ -129,6 +129,7 @@ public enum SpinnerPolicy {
     /// What the location step waits for, by the sources in play (in priority order).
     public static func locationMessage(sources: [LocationSource]) -> String {
         if sources.contains(.gpsd) { return "waiting for a GPS fix…" }
+        if sources.contains(.geoclue) { return "asking GeoClue for the location…" }
         if sources.contains(.nmea) { return "reading the NMEA source…" }
         if sources.contains(.ip) { return "looking up the location by IP address…" }
         return "finding the location…"

@@ -28,12 +28,13 @@ public enum PermissionOrigin: Sendable, Equatable {
 extension LocationSource {
     /// The sources that ask for permission, in the order `here-weather permissions` lists them.
     /// Command-line input (`--lat/--lon`, `--replay`) is explicit and never asks.
-    public static let permissionSources: [LocationSource] = [.gpsd, .wifi, .ip, .nmea, .fixed]
+    public static let permissionSources: [LocationSource] = [.gpsd, .geoclue, .wifi, .ip, .nmea, .fixed]
 
     /// The source in a sentence about permission: "gpsd (GPS receiver)".
     public var permissionName: String {
         switch self {
         case .gpsd: return "gpsd (GPS receiver)"
+        case .geoclue: return "GeoClue (the desktop's location service)"
         case .ip: return "IP lookup"
         case .wifi: return "Wi-Fi positioning"
         case .nmea: return "the NMEA log (location.nmea.path)"
