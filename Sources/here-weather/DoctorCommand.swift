@@ -47,8 +47,8 @@ struct DoctorCommand: AsyncParsableCommand {
         var checks = [Doctor.Check(name: "config", status: configStatus,
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
-        let providers = settings.location.sources.map { source in
-            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http) {
+        let providers = settings.location.sources.compactMap { source in
+            ProviderFactory.sourceProvider(source, settings, configPath: path, http: http) {
                 GPSDLocationProvider(host: $0.host, port: $0.port)
             }
         }
@@ -63,7 +63,8 @@ struct DoctorCommand: AsyncParsableCommand {
             },
             weather: ProviderFactory.weatherProvider(settings.weather.provider, config: settings,
                                                      environment: environment, http: http),
-            units: settings.weather.units)
+            units: settings.weather.units,
+            skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()
         print(Doctor.render(checks))
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }

@@ -13,19 +13,20 @@ public enum ProviderFactory {
     /// The location source chain in the configured order (or `only`, from `--source`), or the
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
-    /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
-    /// libgps, outside the core). `--city` asks the geocoding service of `geocodingProvider`
-    /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
+    /// good location while it is fresh. The zero-config chain skips sources absent from the
+    /// machine. `makeGPSD` builds the gpsd provider (it lives beside libgps, outside the
+    /// core). `--city` asks the geocoding service of `geocodingProvider` (default:
+    /// `[weather] provider`); `environment` supplies the OpenWeatherMap key.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
-        makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
+        makeGPSD: (Configuration.GPSDSettings) -> any LocationSourceProvider
     ) -> any LocationProvider {
         switch override {
         case .coordinate(let place):
-            return FixedLocationProvider(place: place, source: .commandLine, configPath: configPath)
+            return FixedLocationProvider(place: place, origin: .commandLine, configPath: configPath)
         case .replay(let path, let speed):
             return NMEAReplayLocationProvider(path: path, speed: speed)
         case .city(let query):
@@ -37,22 +38,36 @@ public enum ProviderFactory {
         }
         let sources = only ?? config.location.sources
         guard !sources.isEmpty else { return EmptyLocationProvider(configPath: configPath) }
-        let chain = LocationSourceChain(sources.map { source -> any LocationProvider in
-            switch source {
-            case .gpsd:
-                return makeGPSD(config.location.gpsd)
-            case .nmea:
-                guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
-                return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
-            case .ip:
-                return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
-                                          configPath: configPath)
-            case .fixed, .commandLine, .city:
-                return FixedLocationProvider(place: config.location.fixed, source: .fixed, configPath: configPath)
-            }
-        }, authorizer: authorizer)
+        let providers = sources.compactMap {
+            sourceProvider($0, config, configPath: configPath, http: http, makeGPSD: makeGPSD)
+        }
+        let chain = LocationSourceChain(providers, authorizer: authorizer,
+                                        skipsAbsentSources: only == nil && config.location.isZeroConfig,
+                                        configPath: configPath)
         guard let memory else { return chain }
         return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer)
+    }
+
+    /// The provider for one configured source; `nil` when this build has none (the chain
+    /// then treats the source as not present).
+    public static func sourceProvider(
+        _ source: LocationSource, _ config: Configuration, configPath: String, http: (any HTTPClient)?,
+        makeGPSD: (Configuration.GPSDSettings) -> any LocationSourceProvider
+    ) -> (any LocationSourceProvider)? {
+        switch source {
+        case .gpsd:
+            return makeGPSD(config.location.gpsd)
+        case .geoclue, .wifi:
+            return nil  // provider wired at merge (branches wifi, geoclue)
+        case .nmea:
+            guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
+            return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
+        case .ip:
+            return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
+                                      configPath: configPath)
+        case .fixed:
+            return FixedLocationProvider(place: config.location.fixed, configPath: configPath)
+        }
     }
 
     /// Every secret the configuration holds (API keys, tokens), for redaction.
@@ -120,7 +135,7 @@ public enum ProviderFactory {
 }
 
 /// The provider for `sources = ["nmea"]` without `[location.nmea] path`.
-struct MissingNMEAPathProvider: LocationProvider {
+struct MissingNMEAPathProvider: LocationSourceProvider {
     let configPath: String
     var source: LocationSource { .nmea }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
@@ -138,7 +153,6 @@ struct UnconfiguredHTTPClient: HTTPClient {
 /// The provider for `sources = []`: fails with a message saying how to add one.
 struct EmptyLocationProvider: LocationProvider {
     let configPath: String
-    var source: LocationSource { .fixed }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.noSources(configPath: configPath)
     }

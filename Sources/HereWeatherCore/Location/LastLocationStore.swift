@@ -49,7 +49,7 @@ public struct LastLocationStore: Sendable {
             ("longitude", .number(location.coordinate.longitude)),
             ("accuracy_m", .number(location.horizontalAccuracy)),
             ("timestamp", .number(location.timestamp.timeIntervalSince1970)),
-            ("source", .string(location.source.rawValue)),
+            ("source", .string(location.origin.name)),
             ("altitude_m", .number(location.altitude)),
             ("name", .string(location.name)),
             ("accuracy_estimated", .bool(location.accuracyIsEstimate)),
@@ -80,8 +80,6 @@ public struct RememberingLocationProvider: LocationProvider {
         self.authorizer = authorizer
     }
 
-    public var source: LocationSource { base.source }
-
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         if let last = await usableMemory(request, accurateEnough: true) {
             var answer = last
@@ -98,7 +96,7 @@ public struct RememberingLocationProvider: LocationProvider {
             last.meetsDesiredAccuracy = false
             return last
         }
-        if LastLocationStore.rememberedSources.contains(fix.source) { store.save(fix) }
+        if let source = fix.source, LastLocationStore.rememberedSources.contains(source) { store.save(fix) }
         return fix
     }
 
@@ -106,10 +104,10 @@ public struct RememberingLocationProvider: LocationProvider {
     /// within max age (never with max age off) and, when `accurateEnough`, meeting the desired
     /// accuracy (never for `best`, which always asks).
     func usableMemory(_ request: LocationRequest, accurateEnough: Bool) async -> Location? {
-        guard let last = store.load(), sources.contains(last.source), request.maxAge != nil,
+        guard let last = store.load(), let source = last.source, sources.contains(source), request.maxAge != nil,
               !accurateEnough || request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
               FixSelector(request: request).isFresh(last, at: Date()),
-              (try? await authorizer.authorize(last.source)) != nil else { return nil }
+              (try? await authorizer.authorize(source)) != nil else { return nil }
         return last
     }
 }

@@ -14,7 +14,7 @@ import Glibc
 /// the timeout apply as they would have live. At `.max` speed (the default) the log is read
 /// as fast as it can be; at a factor it keeps the recorded pace. Reading streams the file
 /// in constant memory.
-public struct NMEAReplayLocationProvider: LocationProvider {
+public struct NMEAReplayLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .nmea }
     public let path: String
     public let speed: ReplaySpeed

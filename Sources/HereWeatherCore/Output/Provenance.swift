@@ -9,16 +9,18 @@ import Foundation
 public enum Provenance {
     public static func text(_ location: Location, now: Date = Date()) -> String {
         var text: String
-        switch location.source {
-        case .gpsd:
+        switch location.origin {
+        case .source(.gpsd):
             text = "GPS \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
             if location.simulated { text += ", simulated" }
-        case .nmea:
+        case .source(.nmea):
             text = "NMEA log \(accuracy(location))"
             if location.simulated { text += ", simulated" }
-        case .ip:
+        case .source(.geoclue), .source(.wifi):
+            text = location.origin.displayName + (location.service.map { " via \($0)" } ?? "") + " \(accuracy(location))"
+        case .source(.ip):
             text = "IP lookup via \(location.service ?? "a web service") ≈ city, \(accuracy(location))"
-        case .fixed:
+        case .source(.fixed):
             text = "fixed: " + (location.name ?? Formatting.coordinate(location.coordinate))
         case .commandLine:
             text = "--lat/--lon"

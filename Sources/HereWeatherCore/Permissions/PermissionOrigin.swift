@@ -26,27 +26,20 @@ public enum PermissionOrigin: Sendable, Equatable {
 
 /// The sources a permission applies to, and how they read in prompts and messages.
 extension LocationSource {
-    /// The sources that ask for permission, in the order `here-weather permissions` lists them.
-    /// Command-line input (`--lat/--lon`, `--replay`) is explicit and never asks.
-    public static let permissionSources: [LocationSource] = [.gpsd, .ip, .nmea, .fixed]
+    /// The sources that ask for permission, in the order `here-weather permissions` lists
+    /// them: every configurable source. Explicit input (`--lat/--lon`, `--city`, `--replay`)
+    /// is not a source and never asks.
+    public static var permissionSources: [LocationSource] { allCases }
 
     /// The source in a sentence about permission: "gpsd (GPS receiver)".
     public var permissionName: String {
         switch self {
         case .gpsd: return "gpsd (GPS receiver)"
+        case .geoclue: return "GeoClue"
+        case .wifi: return "Wi-Fi positioning"
         case .ip: return "IP lookup"
         case .nmea: return "the NMEA log (location.nmea.path)"
         case .fixed: return "the fixed location (location.fixed)"
-        case .commandLine: return "the command line"
-        case .city: return "the city search (--city)"
-        }
-    }
-
-    /// The source in the prompt, with what using it implies: IP lookup tells a third party.
-    public var promptName: String {
-        switch self {
-        case .ip: return "IP lookup (sends your IP address to a web service)"
-        default: return permissionName
         }
     }
 }
