@@ -42,9 +42,9 @@ import Testing
     }
 
     @Test func unknownKeysAreWarnings() throws {
-        let policy = try SystemPolicy.parse("[location]\nwifi = 1\n[location.ip]\npermission = \"restricted\"\nnote = \"x\"\n[other]\n", path: Self.path)
+        let policy = try SystemPolicy.parse("[location]\nbluetooth = 1\n[location.ip]\npermission = \"restricted\"\nnote = \"x\"\n[other]\n", path: Self.path)
         #expect(policy.restricted == [.ip])
-        #expect(Set(policy.warnings) == Set(["location.wifi", "location.ip.note", "other"].map {
+        #expect(Set(policy.warnings) == Set(["location.bluetooth", "location.ip.note", "other"].map {
             "warning: unknown key \($0) in the system policy \(Self.path) (ignored)"
         }))
     }
@@ -123,7 +123,7 @@ import Testing
 
     @Test func badEntriesAreSkippedAndTheRestKept() {
         let store = PermissionStore(path: "/s/permissions.toml")
-        let loaded = store.parse("[decisions]\ngpsd = \"allow\"\nip = \"restricted\"\nwifi = \"allow\"\nnmea = true\n")
+        let loaded = store.parse("[decisions]\ngpsd = \"allow\"\nip = \"restricted\"\nbluetooth = \"allow\"\nnmea = true\n")
         #expect(loaded.decisions == [.gpsd: .allow])
         #expect(loaded.warnings.count == 3)
     }

@@ -88,8 +88,8 @@ public enum ConfigurationText {
     public static func effective(_ config: Configuration, environment: [String: String]) -> String {
         let location = config.location
         var lines = ["version = \(config.version)", "", "[location]", "enabled = \(location.enabled)"]
-        lines.append("sources = [" + location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]"
-                     + (location.isZeroConfig ? "  # not set: the default chain, skipping sources not present" : ""))
+        let sources = "sources = [" + location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]"
+        lines.append(location.isZeroConfig ? "# \(sources)   # not set: this chain, absent sources skipped" : sources)
         lines.append("accuracy = \(quote(location.accuracy.description))")
         lines.append("timeout = \(number(location.timeout))")
         lines.append("max_age = " + (location.maxAge.map(number) ?? quote("off")))
