@@ -23,7 +23,7 @@ import Synchronization
 /// first); never waits past the request's deadline: reads wait in slices of at most 100 ms.
 /// A peer that accepts the connection and says nothing (a hung gpsd) is reported as such at
 /// the deadline. A write to a closed connection is an error, never SIGPIPE (`BrokenPipeGuard`).
-public struct GPSDLocationProvider: LocationProvider {
+public struct GPSDLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .gpsd }
     public let host: String
     public let port: Int
@@ -35,6 +35,11 @@ public struct GPSDLocationProvider: LocationProvider {
 
     /// `host:port`, for messages.
     var address: String { host.contains(where: { $0 == ":" }) ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// Whether something accepts a connection on gpsd's port (the protocol is not spoken).
+    public func isPresent() async -> Bool {
+        await PortProbe.accepts(host: host, port: port)
+    }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let session = GPSDSession(host: host, port: port, address: address, request: request)

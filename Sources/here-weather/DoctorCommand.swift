@@ -50,9 +50,9 @@ struct DoctorCommand: AsyncParsableCommand {
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
         let providers = settings.location.sources.map { source in
-            ProviderFactory.locationProvider(settings, configPath: path, override: nil, only: [source], http: http,
-                                             wifiScanner: NetworkManagerScanner(),
-                                             makeGeoClue: { GeoClueLocationProvider() }) {
+            ProviderFactory.sourceProvider(source, settings, configPath: path, http: http,
+                                           wifiScanner: NetworkManagerScanner(),
+                                           makeGeoClue: { GeoClueLocationProvider() }) {
                 GPSDLocationProvider(host: $0.host, port: $0.port)
             }
         }
@@ -67,7 +67,8 @@ struct DoctorCommand: AsyncParsableCommand {
             },
             weather: ProviderFactory.weatherProvider(settings.weather.provider, config: settings,
                                                      environment: environment, http: http),
-            units: settings.weather.units)
+            units: settings.weather.units,
+            skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()
         try Terminal.output(Doctor.render(checks))
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }

@@ -20,8 +20,12 @@ struct HereWeather: AsyncParsableCommand {
         commandName: "here-weather",
         abstract: "Report the weather where this machine is.",
         discussion: """
-        The location comes from the configured sources (a fixed location in the config file \
-        for now), from --lat/--lon or from --city; the weather from Open-Meteo (no key needed), \
+        The location comes from the sources in [location] sources, from --lat/--lon or from \
+        --city. With no sources configured, the chain is gpsd, GeoClue, Wi-Fi positioning, IP \
+        lookup, then the fixed location if [location.fixed] has one: sources not present on \
+        this machine are skipped, the first run on a terminal asks once which may be used \
+        (without a terminal: exit 77 with the command that allows them), and the first fix \
+        that meets the desired accuracy wins. The weather comes from Open-Meteo (no key needed), \
         OpenWeatherMap, MET Norway (a contact address needed) or Pirate Weather ([weather] provider, \
         or --provider).
 

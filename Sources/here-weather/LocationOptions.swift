@@ -41,7 +41,7 @@ struct LocationOptions: ParsableArguments {
     var replaySpeed: String?
 
     @Option(name: .customLong("source"),
-            help: ArgumentHelp("Use only this location source for this run (gpsd, geoclue, ip, nmea, fixed); repeatable, in priority order.", valueName: "name"))
+            help: ArgumentHelp("Use only this location source for this run (\(LocationSource.allCases.map(\.rawValue).joined(separator: ", "))); repeatable, in priority order.", valueName: "name"))
     var sources: [String] = []
 
     @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
@@ -85,8 +85,8 @@ struct LocationOptions: ParsableArguments {
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
             throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(ServiceText.printable(replaySpeed))\").")
         }
-        for source in sources where !Configuration.supportedSources.contains(where: { $0.rawValue == source }) {
-            throw ValidationError("--source must be one of " + Configuration.supportedSources.map(\.rawValue).joined(separator: ", ") + " (got \"\(ServiceText.printable(source))\").")
+        for source in sources where !LocationSource.allCases.contains(where: { $0.rawValue == source }) {
+            throw ValidationError("--source must be one of " + LocationSource.allCases.map(\.rawValue).joined(separator: ", ") + " (got \"\(ServiceText.printable(source))\").")
         }
         if !sources.isEmpty && (replay != nil || latitude != nil || city != nil) {
             throw ValidationError("--source chooses among configured sources; --lat/--lon, --city and --replay replace them all.")

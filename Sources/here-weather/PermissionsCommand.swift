@@ -20,9 +20,9 @@ struct PermissionsCommand: ParsableCommand {
         the config file.
 
         Examples:
-          here-weather permissions              # each source, its state, its origin
-          here-weather permissions allow gpsd   # e.g. for a status bar (no prompt)
-          here-weather permissions reset gpsd   # back to the config or the default
+          here-weather permissions                   # each source, its state, its origin
+          here-weather permissions allow gpsd wifi ip   # e.g. for a status bar (no prompt)
+          here-weather permissions reset gpsd        # back to the config or the default
         """,
         subcommands: [Show.self, Allow.self, Deny.self, Reset.self],
         defaultSubcommand: Show.self
@@ -48,11 +48,15 @@ struct PermissionsCommand: ParsableCommand {
         }
     }
 
-    /// The SOURCE argument: one of `LocationSource.permissionSources`, else exit 64.
+    /// The SOURCE arguments: one or more of `LocationSource.permissionSources`, else exit 64.
     struct SourceArgument: ParsableArguments {
-        @Argument(help: ArgumentHelp("The source: \(PermissionsCommand.sourceList).", valueName: "source"),
+        @Argument(help: ArgumentHelp("One or more sources: \(PermissionsCommand.sourceList).", valueName: "source"),
                   transform: PermissionsCommand.source(named:))
-        var source: LocationSource
+        var sources: [LocationSource] = []
+
+        func validate() throws {
+            if sources.isEmpty { throw ValidationError("Name at least one source: \(PermissionsCommand.sourceList).") }
+        }
     }
 
     static func source(named name: String) throws -> LocationSource {
@@ -78,55 +82,60 @@ struct PermissionsCommand: ParsableCommand {
 
     struct Allow: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "allow", abstract: "Remember: SOURCE may be used without asking.")
+            commandName: "allow", abstract: "Remember: each SOURCE may be used without asking.")
         @OptionGroup var options: Options
-        @OptionGroup var source: SourceArgument
+        @OptionGroup var named: SourceArgument
 
         func run() throws {
             let (resolver, store) = try options.load()
-            if let refusal = resolver.grantRefusal(source.source) { throw Terminal.fail(refusal, json: false) }
-            try PermissionsCommand.change(.allow, source.source, resolver, store)
+            // All or nothing: a source the policy restricts stops the command before any change.
+            for source in named.sources {
+                if let refusal = resolver.grantRefusal(source) { throw Terminal.fail(refusal, json: false) }
+            }
+            try PermissionsCommand.change(.allow, named.sources, resolver, store)
         }
     }
 
     struct Deny: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "deny", abstract: "Remember: SOURCE may not be used.")
+            commandName: "deny", abstract: "Remember: each SOURCE may not be used.")
         @OptionGroup var options: Options
-        @OptionGroup var source: SourceArgument
+        @OptionGroup var named: SourceArgument
 
         func run() throws {
             let (resolver, store) = try options.load()
-            try PermissionsCommand.change(.deny, source.source, resolver, store)
+            try PermissionsCommand.change(.deny, named.sources, resolver, store)
         }
     }
 
     struct Reset: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset",
-            abstract: "Forget the remembered decision for SOURCE: back to the config file's permission or the default.")
+            abstract: "Forget the remembered decision for each SOURCE: back to the config file's permission or the default.")
         @OptionGroup var options: Options
-        @OptionGroup var source: SourceArgument
+        @OptionGroup var named: SourceArgument
 
         func run() throws {
             let (resolver, store) = try options.load()
-            try PermissionsCommand.change(nil, source.source, resolver, store)
+            try PermissionsCommand.change(nil, named.sources, resolver, store)
         }
     }
 
-    /// Remembers `permission` (nil: forgets) and prints the source's resulting state.
-    static func change(_ permission: LocationPermission?, _ source: LocationSource,
+    /// Remembers `permission` (nil: forgets) for each source and prints their resulting states.
+    static func change(_ permission: LocationPermission?, _ sources: [LocationSource],
                        _ resolver: PermissionResolver, _ store: PermissionStore) throws {
         var resolver = resolver
-        do {
-            // Warnings from the file were printed when it was loaded.
-            _ = try store.remember(permission, for: source)
-        } catch let error as any UserFacingError {
-            throw Terminal.fail(error, json: false)
+        for source in sources {
+            do {
+                // Warnings from the file were printed when it was loaded.
+                _ = try store.remember(permission, for: source)
+            } catch let error as any UserFacingError {
+                throw Terminal.fail(error, json: false)
+            }
+            resolver.decisions[source] = permission
+            let state = resolver.state(of: source)
+            try Terminal.output("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
         }
-        resolver.decisions[source] = permission
-        let state = resolver.state(of: source)
-        try Terminal.output("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
         let master = resolver.masterSwitch
         if !master.enabled && permission != nil {
             try Terminal.output("Note: location services are off, \(phrase(master.origin)), so no source is used.")
@@ -142,7 +151,7 @@ struct PermissionsCommand: ParsableCommand {
         for row in rows {
             text += row[0].padding(widths[0]) + "  " + row[1].padding(widths[1]) + "  " + row[2] + "\n"
         }
-        text += "\nChange with `here-weather permissions allow|deny|reset SOURCE`.\n"
+        text += "\nChange with `here-weather permissions allow|deny|reset SOURCE...`.\n"
         switch master.origin {
         case .configFile(let path) where !master.enabled:
             text += "Turn location services on with enabled = true under [location] in \(path).\n"

@@ -143,7 +143,9 @@ struct ReportCommand: AsyncParsableCommand {
         if location.latitude != nil { return [] }
         if location.replay != nil { return [.nmea] }
         let only = location.sources.compactMap(LocationSource.init(rawValue:))
-        return only.isEmpty ? settings.location.sources : only
+        if !only.isEmpty { return only }
+        // The zero-config chain names sources that may not be present: no promise of a GPS fix.
+        return settings.location.isZeroConfig ? [] : settings.location.sources
     }
 
     static func readRecording(_ path: String) throws -> Data {

@@ -64,7 +64,7 @@ import HereWeatherHTTP
         let location = try await openMeteo(server, "Melbourne")
         #expect(location.coordinate == Coordinate(latitude: -37.814, longitude: 144.96332))
         #expect(location.name == "Melbourne, Victoria, AU")
-        #expect(location.source == .city)
+        #expect(location.origin == .city)
         #expect(location.service == "Open-Meteo geocoding")
         #expect(location.horizontalAccuracy == nil && location.meetsDesiredAccuracy)
         #expect(server.requests == ["/v1/search?name=Melbourne&count=10&language=en&format=json"])

@@ -129,8 +129,20 @@ import Testing
 
     // MARK: Errors and exit codes
 
+    @Test func zeroConfigWithoutATerminalNamesTheCommandThatGrantsTheSources() async throws {
+        // No config file: the zero-config chain, not "no fixed location is configured".
+        let runner = try CommandRunner()
+        let result = try await runner.run([])
+        #expect(result.status == 77)
+        #expect(result.stderr.contains("Run `here-weather permissions allow "))
+        #expect(result.stderr.contains(" ip` (or `deny`) once."))
+        #expect(!result.stderr.contains("no fixed location"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line")
+    }
+
     @Test func noLocationExplainsHowToConfigureOne() async throws {
         let runner = try CommandRunner()
+        try runner.writeConfig("[location]\nsources = [\"fixed\"]\n")
         let result = try await runner.run([])
         #expect(result.status == 75)
         #expect(result.stderr.contains("[location.fixed]"))
@@ -141,6 +153,7 @@ import Testing
 
     @Test func errorsInJSONModeAreJSONOnStdout() async throws {
         let runner = try CommandRunner()
+        try runner.writeConfig("[location]\nsources = [\"fixed\"]\n")
         let result = try await runner.run(["--json"])
         #expect(result.status == 75)
         let error = try #require(result.json?["error"] as? [String: Any])
@@ -310,9 +323,12 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (runner.configPath as NSString).deletingLastPathComponent)
         #expect(leftovers == ["config.toml"], "no temporary files left behind")
 
-        // The written template is a valid config: using it fails only for want of a location.
+        // The written template is a valid config: the zero-config chain, which without a
+        // terminal stops only for want of permission, naming the command that grants it.
+        #expect(written.contains("# sources = [\"gpsd\", \"geoclue\", \"wifi\", \"ip\", \"fixed\"]"))
         let run = try await runner.run([])
-        #expect(run.status == 75)
+        #expect(run.status == 77, "\(run.stderr)")
+        #expect(run.stderr.contains("`here-weather permissions allow "))
         #expect(run.stderr.split(separator: "\n").count == 1, "no warnings from the template")
     }
 

@@ -82,7 +82,8 @@ import Testing
         #expect(loaded.configuration == Configuration())
         // The documented defaults.
         #expect(loaded.configuration.version == 1)
-        #expect(loaded.configuration.location.sources == [.fixed])
+        #expect(loaded.configuration.location.configuredSources == nil, "the zero-config chain")
+        #expect(loaded.configuration.location.sources == [.gpsd, .geoclue, .wifi, .ip])
         #expect(loaded.configuration.location.fixed == nil)
         #expect(loaded.configuration.weather.provider == .openMeteo)
         #expect(loaded.configuration.weather.units == .metric)

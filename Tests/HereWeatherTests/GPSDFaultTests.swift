@@ -15,7 +15,8 @@ import Testing
     static let weather = Fixtures.url("weather/open-meteo/tampa-metric.json").path
 
     /// A config with gpsd at `port` (always allowed), and the fixed Tampa location after it
-    /// when `fallback`.
+    /// when `fallback`. The fixed location's 5 km does not meet 3 km, so the request waits
+    /// for gpsd (a qualifying fixed location would end it at once).
     func config(port: UInt16, fallback: Bool) -> String {
         """
         version = 1
@@ -28,7 +29,7 @@ import Testing
         [location.fixed]
         latitude = 27.9506
         longitude = -82.4572
-        accuracy = 1000
+        accuracy = 5000
         """
     }
 

@@ -107,21 +107,7 @@ import Testing
 
 /// The permission prompt end to end: the built binary on a pseudo-terminal.
 @Suite struct PromptEndToEndTests {
-    /// Reads the terminal until `text` shows (bounded, so a broken test cannot hang).
-    func waitFor(_ text: String, on terminal: PseudoTerminal) throws -> String {
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: output, as: UTF8.self).contains(text) {
-            var descriptor = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 30_000) == 1 else { throw PseudoTerminal.Failure(description: "no \(text) on the terminal") }
-            let count = read(terminal.master, &buffer, buffer.count)
-            guard count > 0 else { throw PseudoTerminal.Failure(description: "terminal closed") }
-            output += buffer[0..<count]
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    @Test func answeringAlwaysOnATerminalGrantsAndRemembers() async throws {
+    @Test func answeringYesOnATerminalGrantsAndRemembers() async throws {
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let runner = try CommandRunner()
         try runner.writeConfig("""
@@ -133,24 +119,14 @@ import Testing
             [location.ip.ipinfo]
             base_url = "\(server.baseURL)/ipinfo"
             """)
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["where", "--json", "--accuracy", "any"]
-        process.environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        try process.run()
-        let shown = try waitFor("[n]ever", on: terminal)
-        #expect(shown.contains("Allow here-weather to use your location from"))
+        let run = try TerminalCommandRun(runner, ["where", "--json", "--accuracy", "any"])
+        let shown = try run.waitFor("[Y/n/o]: ")
+        #expect(shown.contains("here-weather would like to use your location from:"))
         #expect(server.requests.isEmpty, "nothing is sent before the answer")
-        terminal.type("a\n")
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        run.type("y\n")
+        let (status, output) = try await run.finish()
+        #expect(status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         #expect((json?["location"] as? [String: Any])?["source"] as? String == "ip")
         #expect(server.requests == ["/ipinfo/json"])
 

@@ -7,11 +7,14 @@ import Testing
 /// answers, one that fails slowly) that real ones reach only by accident.
 @Suite struct LocationSourceChainTests {
     /// A source that answers (or fails) after `delay`, honouring the deadline and cancellation.
-    struct ScriptedProvider: LocationProvider {
+    struct ScriptedProvider: LocationSourceProvider {
         let source: LocationSource
         let delay: Duration
         let outcome: Result<Location, LocationError>?   // nil: never answers before the deadline
         let started: Counter
+        var present = true
+
+        func isPresent() async -> Bool { present }
 
         func requestLocation(_ request: LocationRequest) async throws -> Location {
             started.increment(source)
@@ -31,8 +34,8 @@ import Testing
 
     struct Refuse: LocationAuthorizer {
         let refused: Set<LocationSource>
-        func authorize(_ source: LocationSource) async throws {
-            if refused.contains(source) { throw UsageError("\(source.rawValue) not permitted") }
+        func authorize(_ sources: [LocationSource]) async -> [PermissionError?] {
+            sources.map { refused.contains($0) ? .denied($0, origin: .defaultValue) : nil }
         }
     }
 
@@ -51,15 +54,76 @@ import Testing
         LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds))
     }
 
-    @Test func aLowerPrioritySourceDoesNotWinWhileAHigherOneMayStillAnswer() async throws {
+    @Test func theFirstQualifyingFixEndsTheRequestWhicheverSourceGaveIt() async throws {
+        // CoreLocation's rule: a lower-priority source's qualifying fix does not wait for a
+        // higher-priority source that has not answered (gpsd indoors, no fix yet).
         let chain = LocationSourceChain([
-            provider(.gpsd, after: 300, .success(fix(.gpsd, accuracy: 8))),
+            provider(.gpsd, after: 0, nil),   // would answer only at the 120 s deadline
             provider(.ip, after: 10, .success(fix(.ip, accuracy: 25_000, meets: false))),
-            provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
+            provider(.fixed, after: 50, .success(fix(.fixed, accuracy: 1000))),
         ])
-        let answer = try await chain.requestLocation(request())
-        #expect(answer.source == .gpsd)
+        let started = ContinuousClock.now
+        let answer = try await chain.requestLocation(request(seconds: 120))
+        #expect(answer.source == .fixed)
+        #expect(ContinuousClock.now - started < .seconds(60), "ended long before the 120 s deadline")
         #expect(Set(counter.started) == [.gpsd, .ip, .fixed], "all permitted sources start together")
+    }
+
+    @Test func priorityBreaksTheTieBetweenQualifyingFixesInHandTogether() throws {
+        let outcomes: [Result<Location, Error>?] = [
+            .success(fix(.gpsd, accuracy: 8)), nil, .success(fix(.fixed, accuracy: 5)),
+        ]
+        #expect(LocationSourceChain.decided(outcomes))
+        #expect(try LocationSourceChain.finalAnswer(outcomes, refusals: []).source == .gpsd)
+        #expect(!LocationSourceChain.decided([.success(fix(.ip, accuracy: 25_000, meets: false)), nil]),
+                "a fix that misses the accuracy waits for the others")
+    }
+
+    @Test func absentSourcesAreSkippedSilentlyAndNeverAskedAbout() async throws {
+        var gpsd = provider(.gpsd, after: 0, .success(fix(.gpsd, accuracy: 5)))
+        gpsd.present = false
+        let asked = AskedSources()
+        let chain = LocationSourceChain([gpsd, provider(.ip, after: 0, .success(fix(.ip, accuracy: 2_000)))],
+                                        authorizer: asked, skipsAbsentSources: true)
+        #expect(try await chain.requestLocation(request()).source == .ip)
+        #expect(asked.sources == [[.ip]], "one decision, about the present source only")
+        #expect(counter.started == [.ip])
+        let configured = LocationSourceChain([gpsd], skipsAbsentSources: false)
+        #expect(try await configured.requestLocation(request()).source == .gpsd, "a configured source is tried")
+    }
+
+    /// Allows everything and records what it was asked, call by call.
+    final class AskedSources: LocationAuthorizer, @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls: [[LocationSource]] = []
+        var sources: [[LocationSource]] { lock.withLock { calls } }
+        func authorize(_ sources: [LocationSource]) async -> [PermissionError?] {
+            lock.withLock { calls.append(sources) }
+            return sources.map { _ in nil }
+        }
+    }
+
+    @Test func theDeadlineStartsWhenTheSourcesStartNotBeforeThePrompt() async throws {
+        struct SlowPrompt: LocationAuthorizer {
+            func authorize(_ sources: [LocationSource]) async -> [PermissionError?] {
+                try? await Task.sleep(for: .seconds(3))   // the user reads the prompt
+                return sources.map { _ in nil }
+            }
+        }
+        /// Fails at once, as the IP source does, when the deadline has passed before it starts.
+        struct Punctual: LocationSourceProvider {
+            var source: LocationSource { .ip }
+            func requestLocation(_ request: LocationRequest) async throws -> Location {
+                guard ContinuousClock.now < request.deadline else {
+                    throw LocationError.ipLookupFailed(reasons: ["ipinfo: not tried, the timeout had passed"])
+                }
+                return Location(coordinate: Coordinate(latitude: 10, longitude: 20), horizontalAccuracy: 2_000,
+                                timestamp: Date(), source: .ip)
+            }
+        }
+        let chain = LocationSourceChain([Punctual()], authorizer: SlowPrompt())
+        let answer = try await chain.requestLocation(request(seconds: 2))
+        #expect(answer.source == .ip, "the 2 s timeout counts from the end of the 3 s prompt")
     }
 
     @Test func aSourceThatFailsFastHandsOverAtOnce() async throws {
@@ -122,7 +186,7 @@ import Testing
     @Test func whenEverySourceIsRefusedTheRefusalIsTheError() async throws {
         let chain = LocationSourceChain([provider(.gpsd, after: 0, .success(fix(.gpsd, accuracy: 5)))],
                                         authorizer: Refuse(refused: [.gpsd]))
-        await #expect(throws: UsageError.self) { try await chain.requestLocation(request()) }
+        await #expect(throws: PermissionError.self) { try await chain.requestLocation(request()) }
         #expect(counter.started.isEmpty)
     }
 

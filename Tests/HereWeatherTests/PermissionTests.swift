@@ -109,8 +109,6 @@ func temporaryFolder() throws -> String {
                             }
                         }
                         #expect(resolver.decide(source) == expected, "\(label)")
-                        // Command-line input never needs permission.
-                        #expect(resolver.decide(.commandLine) == .allowed)
                     }
                 }
             }
@@ -135,7 +133,7 @@ func temporaryFolder() throws -> String {
         let errors: [PermissionError] = [
             .disabledByUser(configPath: Self.configPath), .disabledByPolicy(policyPath: Self.policyPath),
             .restricted(.ip, policyPath: Self.policyPath), .denied(.gpsd, origin: .configFile(path: Self.configPath)),
-            .denied(.gpsd, origin: .remembered(path: Self.storePath)), .needsDecision(.gpsd),
+            .denied(.gpsd, origin: .remembered(path: Self.storePath)), .needsDecision([.gpsd, .ip]),
             .declined(.gpsd, remembered: true), .unanswered(.gpsd),
         ]
         for error in errors {
@@ -147,6 +145,6 @@ func temporaryFolder() throws -> String {
         #expect(errors[2].message.contains("restricted by the administrator") && errors[2].message.contains(Self.policyPath))
         #expect(errors[3].message.contains("[location.gpsd]") && errors[3].message.contains(Self.configPath))
         #expect(errors[4].message.contains("here-weather permissions allow gpsd"))
-        #expect(errors[5].message.contains("`here-weather permissions allow gpsd`"))
+        #expect(errors[5].message.contains("`here-weather permissions allow gpsd ip`"))
     }
 }

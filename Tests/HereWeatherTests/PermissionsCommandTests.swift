@@ -37,10 +37,36 @@ import Testing
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("Location services: on, by default\n"))
         #expect(user.row(result, "gpsd") == ["gpsd", "ask", "default"])
+        #expect(user.row(result, "geoclue") == ["geoclue", "ask", "default"])
+        #expect(user.row(result, "wifi") == ["wifi", "ask", "default"])
         #expect(user.row(result, "ip") == ["ip", "ask", "default"])
         #expect(user.row(result, "nmea") == ["nmea", "allow", "default"])
         #expect(user.row(result, "fixed") == ["fixed", "allow", "default"])
         #expect(try await user.run(["show"]).stdout == result.stdout)
+    }
+
+    @Test func allowTakesSeveralSourcesAtOnce() async throws {
+        let user = try User()
+        let allow = try await user.run(["allow", "gpsd", "wifi", "ip"])
+        #expect(allow.status == 0, "\(allow.stderr)")
+        #expect(allow.stdout == ["gpsd", "wifi", "ip"].map { "\($0): allow, set by remembered decision (\(user.storePath))\n" }.joined())
+        #expect(PermissionStore(path: user.storePath).load().decisions == [.gpsd: .allow, .wifi: .allow, .ip: .allow])
+        let show = try await user.run([])
+        #expect(user.row(show, "geoclue") == ["geoclue", "ask", "default"], "only the sources named")
+        #expect(try await user.run(["reset", "wifi", "ip"]).stdout == "wifi: ask, by default\nip: ask, by default\n")
+        #expect(PermissionStore(path: user.storePath).load().decisions == [.gpsd: .allow])
+    }
+
+    @Test func allowOfSeveralChangesNothingWhenThePolicyRestrictsOne() async throws {
+        let user = try User()
+        try user.writePolicy("[location.ip]\npermission = \"restricted\"\n")
+        let allow = try await user.run(["allow", "gpsd", "ip"])
+        #expect(allow.status == 77)
+        #expect(allow.stderr.contains("restricted by the administrator"))
+        #expect(!FileManager.default.fileExists(atPath: user.storePath), "gpsd was not allowed either")
+        let none = try await user.run(["allow"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("Name at least one source"))
     }
 
     @Test func allowDenyResetChangeTheRememberedDecision() async throws {
@@ -160,9 +186,9 @@ import Testing
                                                          environment: environment)
         let authorizer = TerminalPermissionAuthorizer(resolver: made.resolver, store: made.store,
                                                       prompt: FileDescriptorPrompt(input: terminal.slave, output: terminal.slave))
-        terminal.type("a\n")
+        terminal.type("y\n")
         try await authorizer.authorize(.gpsd)
-        #expect(try terminal.screen().contains("[o]nce / [a]lways / [n]ever"))
+        #expect(try terminal.screen().contains("[Y/n/o]: "))
         let show = try await user.run([])
         #expect(user.row(show, "gpsd") == ["gpsd", "allow", "remembered decision (\(user.storePath))"])
     }

@@ -163,7 +163,7 @@ import HereWeatherHTTP
             try await offProvider.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: nil))
         }
         struct Refuses: LocationAuthorizer {
-            func authorize(_ source: LocationSource) async throws { throw PermissionError.needsDecision(source) }
+            func authorize(_ sources: [LocationSource]) async -> [PermissionError?] { sources.map { _ in .needsDecision(sources) } }
         }
         let refused = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd], authorizer: Refuses())
         await #expect(throws: LocationError.self) {

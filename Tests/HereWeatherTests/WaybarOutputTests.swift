@@ -94,6 +94,7 @@ import Testing
 
     @Test func noLocationIsAnErrorLineAndExitZero() async throws {
         let runner = try CommandRunner()
+        try runner.writeConfig("[location]\nsources = [\"fixed\"]\n")
         let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
         let json = try waybarObject(result)

@@ -27,15 +27,19 @@ public struct Doctor: Sendable {
     /// Whether a source may be probed, and if not, why (without prompting).
     public typealias PermissionCheck = @Sendable (LocationSource) -> String?
 
-    public var providers: [any LocationProvider]
+    public var providers: [any LocationSourceProvider]
     public var permission: PermissionCheck
     public var weather: any WeatherProvider
     public var units: Units
     public var probeTimeout: Duration
+    /// Whether sources absent from this machine are skipped, as the zero-config chain does.
+    public var skipsAbsentSources: Bool
 
-    public init(providers: [any LocationProvider], permission: @escaping PermissionCheck,
-                weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5)) {
+    public init(providers: [any LocationSourceProvider], permission: @escaping PermissionCheck,
+                weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5),
+                skipsAbsentSources: Bool = false) {
         self.providers = providers
+        self.skipsAbsentSources = skipsAbsentSources
         self.permission = permission
         self.weather = weather
         self.units = units
@@ -48,13 +52,22 @@ public struct Doctor: Sendable {
         var checks: [Check] = []
         var found: Location?
         let providers = self.providers
+        let skipsAbsent = skipsAbsentSources
+        let present = await Concurrently.run(providers.count) { index in
+            if !skipsAbsent { return true }
+            return await providers[index].isPresent()
+        }
         let permitted = providers.map { permission($0.source) == nil }
         let results = await Concurrently.run(providers.count) { index -> Result<Location, Error>? in
-            guard permitted[index] else { return nil }
+            guard permitted[index], present[index] == true else { return nil }
             do { return .success(try await providers[index].requestLocation(request)) } catch { return .failure(error) }
         }
         for (index, provider) in providers.enumerated() {
             let name = provider.source.rawValue
+            if present[index] != true {
+                checks.append(Check(name: name, status: .skip, detail: "not found on this machine (skipped)"))
+                continue
+            }
             if let refusal = permission(provider.source) {
                 checks.append(Check(name: name, status: .skip, detail: refusal))
                 continue

@@ -13,23 +13,25 @@ public enum ProviderFactory {
     /// The location source chain in the configured order (or `only`, from `--source`), or the
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
-    /// good location while it is fresh. `makeGPSD` builds the gpsd provider (it lives beside
-    /// libgps, outside the core), `makeGeoClue` the GeoClue one (beside D-Bus). `--city` asks the geocoding service of `geocodingProvider`
-    /// (default: `[weather] provider`); `environment` supplies the OpenWeatherMap key.
-    /// `wifiScanner` reads the access points for the Wi-Fi source (NetworkManager, outside
-    /// the core); `wifiMemory` remembers its answers against them.
+    /// good location while it is fresh. The zero-config chain skips sources absent from the
+    /// machine. `makeGPSD` builds the gpsd provider (it lives beside libgps, outside the
+    /// core), `makeGeoClue` the GeoClue one (beside D-Bus); `wifiScanner` reads the access
+    /// points for the Wi-Fi source (NetworkManager, outside the core) and `wifiMemory`
+    /// remembers its answers against them. `--city` asks the geocoding service of
+    /// `geocodingProvider` (default: `[weather] provider`); `environment` supplies the
+    /// OpenWeatherMap key.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
         environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
         wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
-        makeGeoClue: (() -> any LocationProvider)? = nil,
-        makeGPSD: (Configuration.GPSDSettings) -> any LocationProvider
+        makeGeoClue: (() -> any LocationSourceProvider)? = nil,
+        makeGPSD: (Configuration.GPSDSettings) -> any LocationSourceProvider
     ) -> any LocationProvider {
         switch override {
         case .coordinate(let place):
-            return FixedLocationProvider(place: place, source: .commandLine, configPath: configPath)
+            return FixedLocationProvider(place: place, origin: .commandLine, configPath: configPath)
         case .replay(let path, let speed):
             return NMEAReplayLocationProvider(path: path, speed: speed)
         case .city(let query):
@@ -41,27 +43,41 @@ public enum ProviderFactory {
         }
         let sources = only ?? config.location.sources
         guard !sources.isEmpty else { return EmptyLocationProvider(configPath: configPath) }
-        let chain = LocationSourceChain(sources.map { source -> any LocationProvider in
-            switch source {
-            case .gpsd:
-                return makeGPSD(config.location.gpsd)
-            case .geoclue:
-                return makeGeoClue?() ?? NoGeoClueProvider()
-            case .nmea:
-                guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
-                return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
-            case .wifi:
-                return WiFiLocationProvider(settings: config.location.wifi, scanner: wifiScanner ?? MissingAccessPointScanner(),
-                                            http: http ?? UnconfiguredHTTPClient(), memory: wifiMemory, configPath: configPath)
-            case .ip:
-                return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
-                                          configPath: configPath)
-            case .fixed, .commandLine, .city:
-                return FixedLocationProvider(place: config.location.fixed, source: .fixed, configPath: configPath)
-            }
-        }, authorizer: authorizer)
+        let providers = sources.map {
+            sourceProvider($0, config, configPath: configPath, http: http, wifiScanner: wifiScanner,
+                           wifiMemory: wifiMemory, makeGeoClue: makeGeoClue, makeGPSD: makeGPSD)
+        }
+        let chain = LocationSourceChain(providers, authorizer: authorizer,
+                                        skipsAbsentSources: only == nil && config.location.isZeroConfig,
+                                        configPath: configPath)
         guard let memory else { return chain }
         return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer)
+    }
+
+    /// The provider for one configured source.
+    public static func sourceProvider(
+        _ source: LocationSource, _ config: Configuration, configPath: String, http: (any HTTPClient)?,
+        wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
+        makeGeoClue: (() -> any LocationSourceProvider)? = nil,
+        makeGPSD: (Configuration.GPSDSettings) -> any LocationSourceProvider
+    ) -> any LocationSourceProvider {
+        switch source {
+        case .gpsd:
+            return makeGPSD(config.location.gpsd)
+        case .geoclue:
+            return makeGeoClue?() ?? NoGeoClueProvider()
+        case .wifi:
+            return WiFiLocationProvider(settings: config.location.wifi, scanner: wifiScanner ?? MissingAccessPointScanner(),
+                                        http: http ?? UnconfiguredHTTPClient(), memory: wifiMemory, configPath: configPath)
+        case .nmea:
+            guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
+            return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
+        case .ip:
+            return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
+                                      configPath: configPath)
+        case .fixed:
+            return FixedLocationProvider(place: config.location.fixed, configPath: configPath)
+        }
     }
 
     /// Every secret the configuration holds (API keys, tokens), for redaction.
@@ -136,7 +152,7 @@ public enum ProviderFactory {
 }
 
 /// The provider for `sources = ["nmea"]` without `[location.nmea] path`.
-struct MissingNMEAPathProvider: LocationProvider {
+struct MissingNMEAPathProvider: LocationSourceProvider {
     let configPath: String
     var source: LocationSource { .nmea }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
@@ -151,7 +167,7 @@ struct MissingAccessPointScanner: AccessPointScanner {
 }
 
 /// The GeoClue provider when the caller gave none: GeoClue is not reachable from here.
-struct NoGeoClueProvider: LocationProvider {
+struct NoGeoClueProvider: LocationSourceProvider {
     var source: LocationSource { .geoclue }
     func isPresent() async -> Bool { false }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
@@ -169,7 +185,6 @@ struct UnconfiguredHTTPClient: HTTPClient {
 /// The provider for `sources = []`: fails with a message saying how to add one.
 struct EmptyLocationProvider: LocationProvider {
     let configPath: String
-    var source: LocationSource { .fixed }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.noSources(configPath: configPath)
     }

@@ -16,8 +16,16 @@ public struct Configuration: Sendable, Equatable {
     public struct LocationSettings: Sendable, Equatable {
         /// The master switch for automatic sources, like `locationServicesEnabled()`.
         public var enabled = true
-        /// Sources in priority order.
-        public var sources: [LocationSource] = [.fixed]
+        /// `[location] sources` as written in the file; `nil` when not written.
+        public var configuredSources: [LocationSource]?
+        /// Sources in priority order: those configured, else the zero-config chain
+        /// (`LocationSource.zeroConfigChain`), which skips sources absent from the machine.
+        public var sources: [LocationSource] {
+            get { configuredSources ?? LocationSource.zeroConfigChain(hasFixedLocation: fixed != nil) }
+            set { configuredSources = newValue }
+        }
+        /// Whether the sources are the zero-config chain (`[location] sources` not written).
+        public var isZeroConfig: Bool { configuredSources == nil }
         /// How accurate a fix must be.
         public var accuracy: DesiredAccuracy = .threeKilometres
         /// Seconds for the whole location request.
@@ -143,9 +151,6 @@ public struct Configuration: Sendable, Equatable {
         /// Whether a plain-http base URL to a remote host may be used.
         public var allowPlainHTTP = false
     }
-
-    /// Location sources this version can use.
-    public static let supportedSources: [LocationSource] = [.gpsd, .geoclue, .wifi, .ip, .nmea, .fixed]
 
     /// Every secret the file itself sets (API keys, tokens), not empty: the one list that both
     /// redaction (`ProviderFactory.secrets`) and the file-mode warning (`ConfigFileMode`) use,

@@ -82,8 +82,8 @@ public enum ConfigurationLoader {
 
     private static func readLocation(_ table: ConfigTable, into settings: inout Configuration.LocationSettings) throws {
         settings.enabled = try table.bool("enabled") ?? settings.enabled
-        if let sources = try table.choices("sources", Configuration.supportedSources) {
-            settings.sources = sources
+        if let sources = try table.choices("sources", LocationSource.allCases) {
+            settings.configuredSources = sources
         }
         if let text = try table.string("accuracy") {
             guard let accuracy = DesiredAccuracy(text) else {

@@ -10,12 +10,16 @@ public enum ConfigurationText {
     [location]
     enabled = true            # the master switch: false refuses every source below
     # Where locations come from, in priority order: "gpsd" (a GPS receiver through gpsd),
-    # "geoclue" (the desktop's location service, GeoClue2), "wifi" (the Wi-Fi networks
-    # around, through NetworkManager and a web service), "ip" (an IP-geolocation web
-    # service), "nmea" (a recorded NMEA log), "fixed" (below).
-    # Each source has a permission: "ask" (gpsd, geoclue, wifi, ip), "allow" (fixed, nmea) or "deny";
-    # `here-weather permissions` shows them and changes them without touching this file.
-    sources = ["fixed"]
+    # "geoclue" (the desktop's location service), "wifi" (Wi-Fi positioning), "ip" (an
+    # IP-geolocation web service), "nmea" (a recorded NMEA log), "fixed" (below).
+    # Not set (the default), the chain is the one below, and sources not present on this
+    # machine (gpsd not running, no GeoClue, no Wi-Fi) are skipped; "fixed" joins it once
+    # [location.fixed] has a position. The first fix that meets `accuracy` wins. Set the
+    # list to choose and order the sources yourself (every one listed is then tried).
+    # Each source has a permission: "ask" (gpsd, geoclue, wifi, ip), "allow" (fixed, nmea)
+    # or "deny"; the first run asks once about all of them on a terminal, and
+    # `here-weather permissions` shows and changes them without touching this file.
+    # sources = ["gpsd", "geoclue", "wifi", "ip", "fixed"]
     accuracy = "3km"          # best, 10m, 100m, 1km, 3km or any: weather needs no more than 3km
     timeout = 10              # seconds for the whole location request
     max_age = 300             # ignore fixes older than this many seconds ("off": any age)
@@ -92,7 +96,8 @@ public enum ConfigurationText {
     public static func effective(_ config: Configuration, environment: [String: String]) -> String {
         let location = config.location
         var lines = ["version = \(config.version)", "", "[location]", "enabled = \(location.enabled)"]
-        lines.append("sources = [" + location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]")
+        let sources = "sources = [" + location.sources.map { quote($0.rawValue) }.joined(separator: ", ") + "]"
+        lines.append(location.isZeroConfig ? "# \(sources)   # not set: this chain, absent sources skipped" : sources)
         lines.append("accuracy = \(quote(location.accuracy.description))")
         lines.append("timeout = \(number(location.timeout))")
         lines.append("max_age = " + (location.maxAge.map(number) ?? quote("off")))

@@ -7,22 +7,24 @@ import Foundation
 /// The location the user wrote down: `[location.fixed]` in the config, or `--lat/--lon`.
 ///
 /// It answers at once; its timestamp is the time of the request, so it is never stale.
-public struct FixedLocationProvider: LocationProvider {
-    public let source: LocationSource
+public struct FixedLocationProvider: LocationSourceProvider {
+    /// `.source(.fixed)`, or `.commandLine` for `--lat/--lon`.
+    public let origin: LocationOrigin
+    public var source: LocationSource { origin.source ?? .fixed }
     private let place: FixedPlace?
     private let configPath: String
 
     /// A provider for `place`; `nil` fails every request with a message naming `configPath`.
-    public init(place: FixedPlace?, source: LocationSource = .fixed, configPath: String) {
+    public init(place: FixedPlace?, origin: LocationOrigin = .source(.fixed), configPath: String) {
         self.place = place
-        self.source = source
+        self.origin = origin
         self.configPath = configPath
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         guard let place else { throw LocationError.noFixedLocation(configPath: configPath) }
         return Location(coordinate: place.coordinate, horizontalAccuracy: place.accuracy,
-                        timestamp: Date(), source: source, altitude: place.altitude, name: place.name)
+                        timestamp: Date(), origin: origin, altitude: place.altitude, name: place.name)
     }
 }
 

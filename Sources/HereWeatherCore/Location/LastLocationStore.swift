@@ -53,7 +53,7 @@ public struct LastLocationStore: Sendable {
             ("longitude", .number(location.coordinate.longitude)),
             ("accuracy_m", .number(location.horizontalAccuracy)),
             ("timestamp", .number(location.timestamp.timeIntervalSince1970)),
-            ("source", .string(location.source.rawValue)),
+            ("source", .string(location.origin.name)),
             ("altitude_m", .number(location.altitude)),
             ("name", .string(location.name)),
             ("accuracy_estimated", .bool(location.accuracyIsEstimate)),
@@ -85,8 +85,6 @@ public struct RememberingLocationProvider: LocationProvider {
         self.authorizer = authorizer
     }
 
-    public var source: LocationSource { base.source }
-
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         if let last = await usableMemory(request, accurateEnough: true) {
             var answer = last
@@ -103,7 +101,7 @@ public struct RememberingLocationProvider: LocationProvider {
             last.meetsDesiredAccuracy = false
             return last
         }
-        if LastLocationStore.rememberedSources.contains(fix.source) { store.save(fix) }
+        if let source = fix.source, LastLocationStore.rememberedSources.contains(source) { store.save(fix) }
         return fix
     }
 
@@ -113,11 +111,11 @@ public struct RememberingLocationProvider: LocationProvider {
     /// accuracy (never for `best`, which always asks).
     func usableMemory(_ request: LocationRequest, accurateEnough: Bool) async -> Location? {
         let now = Date()
-        guard let last = store.load(), sources.contains(last.source), request.maxAge != nil,
+        guard let last = store.load(), let source = last.source, sources.contains(source), request.maxAge != nil,
               !accurateEnough || request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
               !FixSelector.isFutureDated(last.timestamp, clock: now),
               FixSelector(request: request).isFresh(last, at: now),
-              (try? await authorizer.authorize(last.source)) != nil else { return nil }
+              (try? await authorizer.authorize(source)) != nil else { return nil }
         return last
     }
 }

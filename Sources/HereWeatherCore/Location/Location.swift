@@ -5,37 +5,39 @@ import Foundation
 #endif
 import HereWeatherPlaces
 
-/// Where a location came from.
+/// A kind of location source that `[location] sources` can name; their order there is
+/// their priority.
 public enum LocationSource: String, Sendable, Equatable, CaseIterable {
-    /// `--lat`/`--lon` on the command line.
-    case commandLine = "command-line"
-    /// `[location.fixed]` in the config file.
-    case fixed
     /// A GPS receiver through gpsd.
     case gpsd
-    /// GeoClue2, the desktop's location service on the system D-Bus.
+    /// The desktop's location service (GeoClue2, on the system D-Bus).
     case geoclue
-    /// A recorded NMEA log.
-    case nmea
+    /// Wi-Fi positioning: nearby access points looked up by a geolocation service.
+    case wifi
     /// An IP-geolocation web service.
     case ip
-    /// The Wi-Fi networks around, through NetworkManager and a geolocate web service.
-    case wifi
-    /// `--city NAME`, through the weather provider's geocoding service.
-    case city
+    /// A recorded NMEA log (or a serial device).
+    case nmea
+    /// `[location.fixed]` in the config file.
+    case fixed
 
-    /// How the source reads in a sentence: "fixed location", "gpsd".
+    /// How the source reads in a sentence: "fixed location", "GPS (gpsd)".
     public var displayName: String {
         switch self {
-        case .commandLine: return "command line"
-        case .fixed: return "fixed location"
         case .gpsd: return "GPS (gpsd)"
         case .geoclue: return "GeoClue"
-        case .nmea: return "NMEA replay"
-        case .ip: return "IP lookup"
         case .wifi: return "Wi-Fi positioning"
-        case .city: return "city search"
+        case .ip: return "IP lookup"
+        case .nmea: return "NMEA replay"
+        case .fixed: return "fixed location"
         }
+    }
+
+    /// The chain when `[location] sources` is not set, in priority order: every source that
+    /// finds the location by itself, then the fixed location when one is configured. Sources
+    /// not present on the machine are skipped (`LocationSourceChain.skipsAbsentSources`).
+    public static func zeroConfigChain(hasFixedLocation: Bool) -> [LocationSource] {
+        [.gpsd, .geoclue, .wifi, .ip] + (hasFixedLocation ? [.fixed] : [])
     }
 }
 
@@ -46,7 +48,10 @@ public struct Location: Sendable, Equatable {
     public var horizontalAccuracy: Double?
     /// When the position was measured (for a fixed location: when it was read).
     public var timestamp: Date
-    public var source: LocationSource
+    /// Where the fix came from: a configured source, the command line or a city search.
+    public var origin: LocationOrigin
+    /// The configured source that gave the fix; `nil` for explicit input.
+    public var source: LocationSource? { origin.source }
     /// Metres above mean sea level, when known.
     public var altitude: Double?
     /// A place name, when the source gives one.
@@ -68,15 +73,28 @@ public struct Location: Sendable, Equatable {
     /// How many Wi-Fi access points the fix was asked for (Wi-Fi positioning); `nil` otherwise.
     public var accessPoints: Int?
 
+    /// A fix from the configured source `source`.
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
                 source: LocationSource, altitude: Double? = nil, name: String? = nil,
+                accuracyIsEstimate: Bool = false, meetsDesiredAccuracy: Bool = true,
+                mode: Int? = nil, simulated: Bool = false, service: String? = nil, nearbyPlace: NearbyPlace? = nil,
+                accessPoints: Int? = nil) {
+        self.init(coordinate: coordinate, horizontalAccuracy: horizontalAccuracy, timestamp: timestamp,
+                  origin: .source(source), altitude: altitude, name: name, accuracyIsEstimate: accuracyIsEstimate,
+                  meetsDesiredAccuracy: meetsDesiredAccuracy, mode: mode, simulated: simulated, service: service,
+                  nearbyPlace: nearbyPlace, accessPoints: accessPoints)
+    }
+
+    /// A fix from `origin`.
+    public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
+                origin: LocationOrigin, altitude: Double? = nil, name: String? = nil,
                 accuracyIsEstimate: Bool = false, meetsDesiredAccuracy: Bool = true,
                 mode: Int? = nil, simulated: Bool = false, service: String? = nil, nearbyPlace: NearbyPlace? = nil,
                 accessPoints: Int? = nil) {
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
         self.timestamp = timestamp
-        self.source = source
+        self.origin = origin
         self.altitude = altitude
         self.name = name
         self.accuracyIsEstimate = accuracyIsEstimate

@@ -2,8 +2,6 @@
 ///
 /// Implementations answer one request and hold nothing open afterwards.
 public protocol LocationProvider: Sendable {
-    /// Which source this provider reads.
-    var source: LocationSource { get }
     /// One fix for `request`, or a `LocationError` by the request's deadline.
     func requestLocation(_ request: LocationRequest) async throws -> Location
     /// Whether this source exists on this machine (a local check: nothing leaves the machine).
@@ -12,12 +10,21 @@ public protocol LocationProvider: Sendable {
 
 extension LocationProvider { public func isPresent() async -> Bool { true } }
 
+/// A provider for one configurable source (`[location] sources`): what `LocationSourceChain`
+/// combines, asking the source's permission first.
+public protocol LocationSourceProvider: LocationProvider {
+    /// Which source this provider reads.
+    var source: LocationSource { get }
+}
+
 /// Why no location could be had.
 public enum LocationError: UserFacingError, Equatable {
     /// The fixed source was asked but the config names no fixed location.
     case noFixedLocation(configPath: String)
     /// No source is configured at all.
     case noSources(configPath: String)
+    /// Not one source of the zero-config chain is present on this machine.
+    case noSourcePresent(configPath: String)
     /// Every source failed; the reasons, in priority order.
     case allSourcesFailed([String])
     /// Nothing listens on gpsd's port.
@@ -45,6 +52,8 @@ public enum LocationError: UserFacingError, Equatable {
             return "No location: no fixed location is configured. Add latitude and longitude under [location.fixed] in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
         case .noSources(let path):
             return "No location: [location] sources is empty in \(path). List at least one source, e.g. sources = [\"fixed\"], or pass --lat and --lon."
+        case .noSourcePresent(let path):
+            return "No location: no location source was found on this machine (gpsd, GeoClue, Wi-Fi). Set a fixed location under [location.fixed] in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
         case .allSourcesFailed(let reasons):
             return reasons.count == 1 ? reasons[0] : "No location from any source: " + reasons.joined(separator: "; ")
         case .gpsdNotRunning(let address):

@@ -77,6 +77,14 @@ public struct LocationRequest: Sendable {
         self.maxAge = maxAge
     }
 
+    /// The same request with its deadline starting now: the sources start when the
+    /// permission prompt (if any) has been answered, and the prompt's time is not theirs.
+    public func startingNow() -> LocationRequest {
+        var request = self
+        request.deadline = .now + timeout
+        return request
+    }
+
     /// `timeout` in seconds, for messages.
     public var timeoutSeconds: Double {
         Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18

@@ -1,61 +1,79 @@
-/// Several location providers combined: their order is their priority.
+/// Several location sources combined: their order is their priority.
 ///
-/// Like the fused provider behind `CLLocationManager`: every permitted source starts at
-/// once; the request ends as soon as the highest-priority source still able to answer has
-/// given a fix that meets the desired accuracy, or when every higher-priority source has
-/// failed. A source that fails fast (gpsd not running) hands over at once instead of
-/// costing the whole timeout. When every source has answered without meeting the accuracy
-/// (each source returns its best fix at the shared deadline), the most accurate fix wins,
-/// priority breaking ties. Sources the authorizer refuses are never started, so nothing
-/// leaves the machine for a source that is not permitted.
+/// Like the fused provider behind `CLLocationManager.requestLocation()`:
+/// - With `skipsAbsentSources` (the zero-config chain), sources not present on this machine
+///   (`isPresent()`, a local check) are dropped first: never asked about, never started.
+/// - The permissions of the rest are decided together, so a terminal shows one prompt at
+///   most. Refused sources are never started: nothing leaves the machine for them.
+/// - The deadline starts when the sources start: time spent at the prompt is not taken
+///   from the timeout.
+/// - Every permitted source starts at once. The first fix that meets the desired accuracy
+///   ends the request, whichever source gave it; when several are in hand together,
+///   priority breaks the tie. A source that fails fast (gpsd not running) costs nothing.
+/// - When no fix qualifies by the deadline (each source returns its best fix then), the most
+///   accurate fix wins, priority breaking ties. `best` accuracy therefore waits for the deadline.
 public struct LocationSourceChain: LocationProvider {
-    public let providers: [any LocationProvider]
+    public let providers: [any LocationSourceProvider]
     public let authorizer: any LocationAuthorizer
+    /// Whether sources not present on this machine are skipped silently (the zero-config
+    /// chain) rather than tried and reported.
+    public let skipsAbsentSources: Bool
+    /// The config file's path, for the message when no source is present.
+    public let configPath: String
 
-    public init(_ providers: [any LocationProvider], authorizer: any LocationAuthorizer = AllowAllAuthorizer()) {
+    public init(_ providers: [any LocationSourceProvider], authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
+                skipsAbsentSources: Bool = false, configPath: String = "") {
         self.providers = providers
         self.authorizer = authorizer
+        self.skipsAbsentSources = skipsAbsentSources
+        self.configPath = configPath
     }
 
-    /// The first provider's source, or `.fixed` for an empty chain.
-    public var source: LocationSource { providers.first?.source ?? .fixed }
-
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        // Ask in priority order, one at a time: a permission prompt must not race another.
-        var permitted: [any LocationProvider] = []
-        var refusals: [any UserFacingError] = []
-        for provider in providers {
-            do {
-                try await authorizer.authorize(provider.source)
-                permitted.append(provider)
-            } catch let refusal as any UserFacingError {
-                refusals.append(refusal)
-            }
+        let candidates = skipsAbsentSources ? await present(providers) : providers
+        if candidates.isEmpty { throw LocationError.noSourcePresent(configPath: configPath) }
+        let verdicts = await authorizer.authorize(candidates.map(\.source))
+        var permitted: [any LocationSourceProvider] = []
+        var refusals: [PermissionError] = []
+        for (provider, refusal) in zip(candidates, verdicts) {
+            if let refusal { refusals.append(refusal) } else { permitted.append(provider) }
         }
-        if permitted.isEmpty, let first = refusals.first { throw first }
-        let outcomes = await race(permitted, request: request)
+        if permitted.isEmpty, let refusal = Self.mostUseful(refusals) { throw refusal }
+        let outcomes = await race(permitted, request: request.startingNow())
         return try Self.finalAnswer(outcomes, refusals: refusals.map(\.message))
     }
 
-    /// Runs the providers together and returns as soon as the priority rule decides.
-    private func race(_ providers: [any LocationProvider], request: LocationRequest) async -> [Result<Location, Error>?] {
-        let outcomes = await Concurrently.run(providers.count, until: { Self.decided($0) }) { index -> Result<Location, Error> in
-            do { return .success(try await providers[index].requestLocation(request)) } catch { return .failure(error) }
-        }
-        return outcomes
+    /// The providers present on this machine, in order; the checks run together.
+    private func present(_ providers: [any LocationSourceProvider]) async -> [any LocationSourceProvider] {
+        let presence = await Concurrently.run(providers.count) { await providers[$0].isPresent() }
+        return zip(providers, presence).filter { $0.1 == true }.map(\.0)
     }
 
-    /// Whether the outcomes so far settle the request: a qualifying fix with every
-    /// higher-priority source failed or done, or every source done.
+    /// The refusal to report when every source is refused: the one that says which command
+    /// grants what is needed, if any, else the first.
+    static func mostUseful(_ refusals: [PermissionError]) -> PermissionError? {
+        refusals.first { if case .needsDecision = $0 { return true } else { return false } } ?? refusals.first
+    }
+
+    /// Runs the providers together and returns as soon as the rule decides.
+    private func race(_ providers: [any LocationSourceProvider], request: LocationRequest) async -> [Result<Location, Error>?] {
+        await Concurrently.run(providers.count, until: { Self.decided($0) }) { index -> Result<Location, Error> in
+            do { return .success(try await providers[index].requestLocation(request)) } catch { return .failure(error) }
+        }
+    }
+
+    /// Whether the outcomes so far settle the request: a fix that meets the desired accuracy
+    /// from any source, or every source done.
     static func decided(_ outcomes: [Result<Location, Error>?]) -> Bool {
+        var allDone = true
         for outcome in outcomes {
             switch outcome {
-            case nil: return false
+            case nil: allDone = false
             case .success(let fix) where fix.meetsDesiredAccuracy: return true
             default: continue
             }
         }
-        return true
+        return allDone
     }
 
     /// The answer from settled outcomes: the first qualifying fix in priority order, else the

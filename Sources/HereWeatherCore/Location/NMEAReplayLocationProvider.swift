@@ -19,7 +19,7 @@ import Glibc
 /// A FIFO, a pipe (`--replay <(gpspipe -r)`) or a character device is read as a live feed:
 /// it is opened without waiting for a writer and read as data arrives, until its writer
 /// closes it or the deadline.
-public struct NMEAReplayLocationProvider: LocationProvider {
+public struct NMEAReplayLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .nmea }
     public let path: String
     public let speed: ReplaySpeed

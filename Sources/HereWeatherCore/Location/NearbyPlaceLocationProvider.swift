@@ -21,8 +21,6 @@ public struct NearbyPlaceLocationProvider: LocationProvider {
         enabled ? NearbyPlaceLocationProvider(base: base) : base
     }
 
-    public var source: LocationSource { base.source }
-
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         var location = try await base.requestLocation(request)
         location.nearbyPlace = PlaceIndex.nearest(latitude: location.coordinate.latitude,

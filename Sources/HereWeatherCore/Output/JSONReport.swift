@@ -29,7 +29,7 @@ public enum JSONReport {
             ("latitude", .number(location.coordinate.latitude)),
             ("longitude", .number(location.coordinate.longitude)),
             ("accuracy_m", .number(location.horizontalAccuracy)),
-            ("source", .string(location.source.rawValue)),
+            ("source", .string(location.origin.name)),
             ("service", .string(location.service)),
             ("timestamp", .string(LocalTime.iso8601(location.timestamp, utcOffset: utcOffset))),
             ("name", .string(location.name)),

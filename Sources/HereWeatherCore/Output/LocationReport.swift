@@ -15,7 +15,7 @@ public enum LocationReport {
             ("Accuracy", accuracyText(location)),
         ]
         if let altitude = location.altitude { rows.append(("Altitude", Formatting.fixed(altitude, 1) + " m")) }
-        var source = location.source.displayName
+        var source = location.origin.displayName
         if let service = location.service { source += " via \(service)" }
         if let count = location.accessPoints { source += ", \(count) access points" }
         if let mode = location.mode { source += ", \(mode)D fix" }

@@ -9,22 +9,22 @@ import Foundation
 public enum Provenance {
     public static func text(_ location: Location, now: Date = Date()) -> String {
         var text: String
-        switch location.source {
-        case .gpsd:
+        switch location.origin {
+        case .source(.gpsd):
             text = "GPS \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
             if location.simulated { text += ", simulated" }
-        case .geoclue:
+        case .source(.geoclue):
             text = "GeoClue \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
-        case .nmea:
+        case .source(.nmea):
             text = "NMEA log \(accuracy(location))"
             if location.simulated { text += ", simulated" }
-        case .ip:
+        case .source(.ip):
             text = "IP lookup via \(location.service ?? "a web service") ≈ city, \(accuracy(location))"
-        case .wifi:
+        case .source(.wifi):
             text = "Wi-Fi via \(location.service ?? "a web service")"
             if let count = location.accessPoints { text += " (\(count) access points)" }
             text += ", \(accuracy(location))"
-        case .fixed:
+        case .source(.fixed):
             text = "fixed: " + (location.name ?? Formatting.coordinate(location.coordinate))
         case .commandLine:
             text = "--lat/--lon"

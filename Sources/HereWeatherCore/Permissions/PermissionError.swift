@@ -8,9 +8,10 @@ public enum PermissionError: UserFacingError, Equatable {
     case restricted(LocationSource, policyPath: String)
     /// The source's permission is `deny`, from a remembered decision or the config file.
     case denied(LocationSource, origin: PermissionOrigin)
-    /// The permission is `ask` and there is no terminal to ask on (status bars, cron, pipes).
-    case needsDecision(LocationSource)
-    /// The user answered "never" at the prompt; `remembered` when the answer was saved.
+    /// The permissions of these sources are `ask` and there is no terminal to ask on (status
+    /// bars, cron, pipes).
+    case needsDecision([LocationSource])
+    /// The user answered no at the prompt; `remembered` when the answer was saved.
     case declined(LocationSource, remembered: Bool)
     /// The prompt got no usable answer (end of input, or unrecognised answers).
     case unanswered(LocationSource)
@@ -35,16 +36,23 @@ public enum PermissionError: UserFacingError, Equatable {
             case .defaultValue:
                 return "Location from \(source.permissionName) is denied. Run \(grant) to allow it."
             }
-        case .needsDecision(let source):
-            return "Location from \(source.permissionName) needs your permission and there is no terminal to ask on. Run `here-weather permissions allow \(source.rawValue)` (or `deny`) once."
+        case .needsDecision(let sources):
+            let names = sources.map(\.permissionName)
+            let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+            return "Location from \(list) needs your permission and there is no terminal to ask on. Run `\(Self.grantCommand(sources))` (or `deny`) once."
         case .declined(let source, let remembered):
             return remembered
-                ? "Location from \(source.permissionName) not allowed: you answered never, and that is remembered. Run `here-weather permissions allow \(source.rawValue)` to change it."
-                : "Location from \(source.permissionName) not allowed: you answered never. Run `here-weather permissions allow \(source.rawValue)` to allow it."
+                ? "Location from \(source.permissionName) not allowed: you answered no, and that is remembered. Run `here-weather permissions allow \(source.rawValue)` to change it."
+                : "Location from \(source.permissionName) not allowed: you answered no. Run `here-weather permissions allow \(source.rawValue)` to allow it."
         case .unanswered(let source):
             return "Location from \(source.permissionName) not allowed: the permission prompt got no answer. Run here-weather again to be asked, or `here-weather permissions allow \(source.rawValue)`."
         }
     }
 
     public var exitStatus: ExitStatus { .notPermitted }
+
+    /// The one command that grants `sources`: `here-weather permissions allow gpsd ip`.
+    public static func grantCommand(_ sources: [LocationSource]) -> String {
+        (["here-weather permissions allow"] + sources.map(\.rawValue)).joined(separator: " ")
+    }
 }

@@ -26,9 +26,10 @@ public enum PermissionOrigin: Sendable, Equatable {
 
 /// The sources a permission applies to, and how they read in prompts and messages.
 extension LocationSource {
-    /// The sources that ask for permission, in the order `here-weather permissions` lists them.
-    /// Command-line input (`--lat/--lon`, `--replay`) is explicit and never asks.
-    public static let permissionSources: [LocationSource] = [.gpsd, .geoclue, .wifi, .ip, .nmea, .fixed]
+    /// The sources that ask for permission, in the order `here-weather permissions` lists
+    /// them: every configurable source. Explicit input (`--lat/--lon`, `--city`, `--replay`)
+    /// is not a source and never asks.
+    public static var permissionSources: [LocationSource] { allCases }
 
     /// The source in a sentence about permission: "gpsd (GPS receiver)".
     public var permissionName: String {
@@ -39,17 +40,6 @@ extension LocationSource {
         case .wifi: return "Wi-Fi positioning"
         case .nmea: return "the NMEA log (location.nmea.path)"
         case .fixed: return "the fixed location (location.fixed)"
-        case .commandLine: return "the command line"
-        case .city: return "the city search (--city)"
-        }
-    }
-
-    /// The source in the prompt, with what using it implies: IP lookup tells a third party.
-    public var promptName: String {
-        switch self {
-        case .ip: return "IP lookup (sends your IP address to a web service)"
-        case .wifi: return "Wi-Fi positioning (sends the Wi-Fi networks around you, not their names, to a web service: BeaconDB unless [location.wifi] names another)"
-        default: return permissionName
         }
     }
 }

@@ -73,37 +73,3 @@ public struct FileDescriptorPrompt: PermissionPrompt {
         }
     }
 }
-
-/// An answer to "Allow here-weather to use your location from ...?".
-public enum PromptAnswer: Sendable, Equatable {
-    /// Allow for this run only.
-    case once
-    /// Allow and remember.
-    case always
-    /// Refuse and remember.
-    case never
-
-    /// Reads "o"/"once", "a"/"always", "n"/"never" in any case, surrounding blanks ignored;
-    /// `nil` for anything else.
-    public init?(_ text: String) {
-        let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
-        let word = String(trimmed).lowercased()
-        switch word {
-        case "o", "once": self = .once
-        case "a", "always": self = .always
-        case "n", "never": self = .never
-        default: return nil
-        }
-    }
-
-    /// The question for `source`.
-    public static func question(for source: LocationSource) -> String {
-        "Allow here-weather to use your location from \(source.promptName)? [o]nce / [a]lways / [n]ever "
-    }
-
-    /// Said after an answer that is not one of the choices.
-    public static let reminder = "Please answer o (once: this run only), a (always) or n (never)."
-
-    /// How many times the question is asked before giving up (and refusing for this run).
-    public static let attempts = 3
-}

@@ -93,11 +93,10 @@ public struct PermissionResolver: Sendable {
     /// Every permission source's state, in `LocationSource.permissionSources` order.
     public var states: [SourceState] { LocationSource.permissionSources.map(state(of:)) }
 
-    /// Whether `source` may be used now. Command-line input (`--lat/--lon`, `--city`) is always allowed. The
-    /// administrator's refusals come first, so that a user is never told to change a setting
+    /// Whether `source` may be used now. (Explicit input, `--lat/--lon` and `--city`, is not
+    /// a source and needs no decision.) The administrator's refusals come first, so that a user is never told to change a setting
     /// that would only lead to the policy's refusal.
     public func decide(_ source: LocationSource) -> Decision {
-        if source == .commandLine || source == .city { return .allowed }
         if !policy.locationEnabled { return .refused(.disabledByPolicy(policyPath: policy.path)) }
         let state = state(of: source)
         if state.permission == .restricted { return .refused(.restricted(source, policyPath: policy.path)) }

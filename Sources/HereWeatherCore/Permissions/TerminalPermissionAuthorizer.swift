@@ -1,18 +1,18 @@
 import Synchronization
 
-/// Decides whether a source may be used, asking the user on a terminal when its permission
-/// is `ask`, like CoreLocation's authorization prompt.
+/// Decides whether sources may be used, asking the user on a terminal about those whose
+/// permission is `ask`, like CoreLocation's authorization prompt.
 ///
 /// Order (see `PermissionResolver`): the system policy, the config file's master switch,
 /// then the source's permission (remembered decision > config file > default). For `ask`:
-/// - on a terminal (stdin and stderr are TTYs), the question is asked once per run and
-///   source; "always" and "never" are remembered in the decisions file (`PermissionStore`),
-///   never in the config file; "once" lasts for this run;
-/// - an unrecognised answer is asked again, up to `PromptAnswer.attempts` times; then, or at
-///   end of input, the source is refused for this run and nothing is remembered;
-/// - without a terminal, the source is refused with the command that grants it.
+/// - on a terminal (stdin and stderr are TTYs), ONE question lists every source still
+///   needing an answer (`PermissionQuestion`); yes and no are remembered in the decisions
+///   file (`PermissionStore`), never in the config file; "once" lasts for this run;
+/// - an unrecognised answer is asked again, up to `PermissionQuestion.attempts` times; then,
+///   or at end of input, the sources are refused for this run and nothing is remembered;
+/// - without a terminal, they are refused with the one command that grants them all.
 ///
-/// Command-line input (`.commandLine`, `.city`) is always allowed; callers need not ask for it.
+/// Explicit input (`--lat/--lon`, `--city`) is not a source and needs no permission.
 public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     /// The state the decisions were made from.
     public let resolver: PermissionResolver
@@ -22,9 +22,9 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     /// stderr (as with `ConfigurationLoader.Loaded.warnings`).
     public var warnings: [String] { resolver.warnings }
 
-    /// Outcomes of this run's prompts, by source. One lock for the whole decision, so that
-    /// two sources never prompt at once.
-    private let answers = Mutex<[LocationSource: Result<Void, PermissionError>]>([:])
+    /// Outcomes of this run's prompt, by source (`nil`: allowed). One lock for the whole
+    /// decision, so that two questions never show at once.
+    private let answers = Mutex<[LocationSource: PermissionError?]>([:])
 
     public init(resolver: PermissionResolver, store: PermissionStore, prompt: any PermissionPrompt = FileDescriptorPrompt()) {
         self.resolver = resolver
@@ -42,59 +42,73 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
         return TerminalPermissionAuthorizer(resolver: resolver, store: PermissionStore(environment: environment))
     }
 
-    /// Returns when `source` may be used; throws `PermissionError` (exit 77) when not.
-    public func authorize(_ source: LocationSource) async throws {
-        switch resolver.decide(source) {
-        case .allowed: return
-        case .refused(let error): throw error
-        case .ask: break
+    /// The refusal for each of `sources` (`nil`: allowed), asking once about those that need it.
+    public func authorize(_ sources: [LocationSource]) async -> [PermissionError?] {
+        var asking: [LocationSource] = []
+        for source in sources where resolver.decide(source) == .ask && !asking.contains(source) {
+            asking.append(source)
         }
-        guard prompt.isInteractive else { throw PermissionError.needsDecision(source) }
-        let outcome: Result<Void, PermissionError> = try await BlockingCall.run { [self] in
-            .success(askOnce(source))
-        }
-        try outcome.get()
-    }
-
-    /// Asks about `source` unless this run already has an answer; blocks on the prompt.
-    func askOnce(_ source: LocationSource) -> Result<Void, PermissionError> {
-        answers.withLock { answers in
-            if let earlier = answers[source] { return earlier }
-            let outcome = ask(source)
-            answers[source] = outcome
-            return outcome
-        }
-    }
-
-    private func ask(_ source: LocationSource) -> Result<Void, PermissionError> {
-        for attempt in 1...PromptAnswer.attempts {
-            guard let line = prompt.ask(PromptAnswer.question(for: source)) else {
-                prompt.tell("")
-                return .failure(.unanswered(source))
+        var outcomes: [LocationSource: PermissionError?] = [:]
+        if !asking.isEmpty {
+            if prompt.isInteractive {
+                let question = asking
+                let answered = try? await BlockingCall.run { [self] in .success(askOnce(question)) }
+                outcomes = answered ?? [:]
+            } else {
+                for source in asking { outcomes[source] = .needsDecision(asking) }
             }
-            guard let answer = PromptAnswer(line) else {
-                if attempt < PromptAnswer.attempts { prompt.tell(PromptAnswer.reminder) }
+        }
+        return sources.map { source in
+            switch resolver.decide(source) {
+            case .allowed: return nil
+            case .refused(let error): return error
+            case .ask: return outcomes[source] ?? .unanswered(source)
+            }
+        }
+    }
+
+    /// The outcome for each of `sources`, asking one question about those this run has not
+    /// yet answered; blocks on the prompt.
+    func askOnce(_ sources: [LocationSource]) -> [LocationSource: PermissionError?] {
+        answers.withLock { answers in
+            let unanswered = sources.filter { answers[$0] == nil }
+            if !unanswered.isEmpty {
+                for (source, outcome) in zip(unanswered, ask(unanswered)) { answers[source] = outcome }
+            }
+            return answers.filter { sources.contains($0.key) }
+        }
+    }
+
+    private func ask(_ sources: [LocationSource]) -> [PermissionError?] {
+        let question = PermissionQuestion(sources, location: resolver.location)
+        for attempt in 1...PermissionQuestion.attempts {
+            guard let line = prompt.ask(question.text) else {
+                prompt.tell("")
+                return sources.map { .unanswered($0) }
+            }
+            guard let answer = PromptAnswer(line, count: sources.count) else {
+                if attempt < PermissionQuestion.attempts { prompt.tell(question.reminder) }
                 continue
             }
-            switch answer {
-            case .once:
-                return .success(())
-            case .always:
-                remember(.allow, source)
-                return .success(())
-            case .never:
-                return .failure(.declined(source, remembered: remember(.deny, source)))
+            let saved = answer.remembered && remember(sources, answer.allowed)
+            return zip(sources, answer.allowed).map { source, allowed in
+                allowed ? nil : .declined(source, remembered: saved)
             }
         }
-        return .failure(.unanswered(source))
+        return sources.map { .unanswered($0) }
     }
 
-    /// Saves the decision; on failure says so and goes on (the answer holds for this run).
-    @discardableResult
-    private func remember(_ permission: LocationPermission, _ source: LocationSource) -> Bool {
+    /// Saves the decisions; on failure says so and goes on (the answer holds for this run).
+    private func remember(_ sources: [LocationSource], _ allowed: [Bool]) -> Bool {
         do {
-            for warning in try store.remember(permission, for: source) { prompt.tell(warning) }
-            prompt.tell("Remembered: \(source.rawValue) \(permission == .allow ? "allowed" : "denied") (change with `here-weather permissions`).")
+            for (source, allow) in zip(sources, allowed) {
+                for warning in try store.remember(allow ? .allow : .deny, for: source) { prompt.tell(warning) }
+            }
+            let granted = zip(sources, allowed).filter(\.1).map(\.0.rawValue)
+            let refused = zip(sources, allowed).filter { !$0.1 }.map(\.0.rawValue)
+            let parts = (granted.isEmpty ? [] : [granted.joined(separator: ", ") + " allowed"])
+                + (refused.isEmpty ? [] : [refused.joined(separator: ", ") + " denied"])
+            prompt.tell("Remembered: \(parts.joined(separator: "; ")) (change with `here-weather permissions`).")
             return true
         } catch {
             prompt.tell("warning: \(error)")

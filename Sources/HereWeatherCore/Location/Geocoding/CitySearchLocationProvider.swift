@@ -12,7 +12,6 @@ import Foundation
 /// so the accuracy is unknown, and the fix counts as meeting the request (the user asked
 /// for exactly this place). No match is a `GeocodingError.notFound` (exit 75).
 public struct CitySearchLocationProvider: LocationProvider {
-    public var source: LocationSource { .city }
     public let query: CityQuery
     private let geocoder: any Geocoder
 
@@ -28,7 +27,7 @@ public struct CitySearchLocationProvider: LocationProvider {
             for place in places where !others.contains(place.displayName) { others.append(place.displayName) }
             throw GeocodingError.notFound(query: query.description, others: Array(others.prefix(5)))
         }
-        return Location(coordinate: place.coordinate, timestamp: Date(), source: .city,
+        return Location(coordinate: place.coordinate, timestamp: Date(), origin: .city,
                         name: place.displayName, service: geocoder.serviceName)
     }
 }

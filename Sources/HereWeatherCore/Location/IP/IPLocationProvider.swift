@@ -25,7 +25,7 @@ import Foundation
 /// to this single answer: a fix that misses it (25 km against the default 3 km) is returned
 /// at once with `meetsDesiredAccuracy == false` rather than held until the deadline, since
 /// asking again would not make an IP lookup any more precise.
-public struct IPLocationProvider: LocationProvider {
+public struct IPLocationProvider: LocationSourceProvider {
     /// The radius assumed when a service reports none: city level, 25 km. MaxMind reports
     /// 83% of US IP addresses located within 40 km of the true city; mobile networks do worse.
     public static let cityLevelAccuracy: Double = 25_000

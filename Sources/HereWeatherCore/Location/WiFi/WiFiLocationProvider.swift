@@ -15,7 +15,7 @@ import Foundation
 /// remembered against its access points (`WiFiNeighbourhoodMemory`): the same
 /// neighbourhood within max age costs no request. The fix's accuracy is the service's
 /// radius, judged against the request at once (asking again would not improve it).
-public struct WiFiLocationProvider: LocationProvider {
+public struct WiFiLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .wifi }
     public let settings: WiFiSettings
     private let scanner: any AccessPointScanner

@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import HereWeatherCore
+
+/// The built binary run by a person at a terminal: stdin and stderr on a pseudo-terminal
+/// (so the permission prompt shows), stdout captured, HOME as the runner's.
+final class TerminalCommandRun: @unchecked Sendable {
+    let terminal: PseudoTerminal
+    let process = Process()
+    private let out = Pipe()
+    /// Everything read from the terminal so far.
+    private var shown: [UInt8] = []
+
+    init(_ runner: CommandRunner, _ arguments: [String], environment extra: [String: String] = [:]) throws {
+        terminal = try PseudoTerminal()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        var environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = out
+        process.standardInput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        try process.run()
+    }
+
+    /// Reads the terminal until `text` shows (bounded, so a broken test cannot hang) and
+    /// returns everything shown so far.
+    func waitFor(_ text: String) throws -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: shown, as: UTF8.self).contains(text) {
+            var descriptor = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 30_000) == 1 else { throw PseudoTerminal.Failure(description: "no \(text) on the terminal") }
+            let count = read(terminal.master, &buffer, buffer.count)
+            guard count > 0 else { throw PseudoTerminal.Failure(description: "terminal closed") }
+            shown += buffer[0..<count]
+        }
+        return String(decoding: shown, as: UTF8.self)
+    }
+
+    /// Types `text` at the keyboard.
+    func type(_ text: String) { terminal.type(text) }
+
+    /// Waits (on a thread of its own) for the exit: the status and stdout.
+    func finish() async throws -> (status: Int32, stdout: String) {
+        try await BlockingCall.run { [out, process] in
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return .success((process.terminationStatus, String(decoding: data, as: UTF8.self)))
+        }
+    }
+}
