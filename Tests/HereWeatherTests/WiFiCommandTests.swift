@@ -122,11 +122,10 @@ import Testing
     /// The Wi-Fi fix meets 3 km and must be printed long before the deadline (60 s here, so
     /// that a loaded machine cannot blur "answered early" with "waited for the deadline").
     ///
-    /// Needs CoreLocation's rule "the first fix that meets the desired accuracy ends the
-    /// request, whichever source gave it" (issue 13 item 2, branch `chain`): with the older
-    /// rule the chain waits for gpsd, the higher-priority source, until the deadline.
-    /// Disabled on branch `wifi` only for that reason: the lead enables it once `chain` is merged.
-    @Test(.disabled("needs the chain rule of issue 13 item 2 (branch chain): enable after merging it"))
+    /// CoreLocation's rule: the first fix that meets the desired accuracy ends the request,
+    /// whichever source gave it (with the older rule the chain waited for gpsd, the
+    /// higher-priority source, until the deadline).
+    @Test
     func theIndoorLaptopAnswersFromWiFiLongBeforeTheDeadline() async throws {
         let gpsd = try await GPSDHarness.started()
         defer { gpsd.stop() }
