@@ -18,10 +18,13 @@ FISHDIR = $(DATADIR)/fish/vendor_completions.d
 
 BINARY = $(BUILD_PATH)/release/here-weather
 GENERATED = $(BUILD_PATH)/install
-# Where swift-argument-parser's generate-manual plugin writes the page.
-PLUGIN_MANUAL = $(BUILD_PATH)/plugins/GenerateManual/outputs/here-weather/here-weather.1
+# swift-argument-parser's man page writer (the tool behind its generate-manual plugin).
+MANUAL_TOOL = $(BUILD_PATH)/release/generate-manual
+# `make deb` stages the package here and writes the .deb into DEB_DIR.
+DEB_STAGE = $(BUILD_PATH)/deb-root
+DEB_DIR ?= $(BUILD_PATH)
 
-.PHONY: run build test bench fuzz fuzz-smoke deps clean install uninstall completions manual
+.PHONY: run build test bench fuzz fuzz-smoke deps clean install uninstall completions manual deb
 
 ## Build in release mode and run here-weather with ARGS (installs missing system packages).
 run: build
@@ -59,25 +62,30 @@ FUZZ_SMOKE_SECONDS ?= 8
 fuzz-smoke:
 	scripts/fuzz --seconds $(FUZZ_SMOKE_SECONDS)
 
-## Shell completions, written by the binary itself (swift-argument-parser).
+## Shell completions, written by the binary itself (swift-argument-parser). bash sources its
+## completions, so the script's #! line goes (lintian: bash-completion-with-hashbang).
 completions: build
 	mkdir -p $(GENERATED)
-	$(BINARY) --generate-completion-script bash > $(GENERATED)/here-weather.bash
+	$(BINARY) --generate-completion-script bash | sed '1{/^#!/d}' > $(GENERATED)/here-weather.bash
 	$(BINARY) --generate-completion-script zsh > $(GENERATED)/_here-weather
 	$(BINARY) --generate-completion-script fish > $(GENERATED)/here-weather.fish
 
-## The man page, from the command's own help (swift-argument-parser's generate-manual
-## plugin; works offline once the package's dependencies are checked out). Blank lines
-## become paragraph breaks, which mdoc wants.
+## The man page, from the command's own help, by swift-argument-parser's generate-manual
+## tool run on `make build`'s binary (works offline once the package's dependencies are
+## checked out). Not through `swift package plugin generate-manual`: the plugin rebuilds
+## .build/release/here-weather without --static-swift-stdlib, and `install` would copy that.
+## Blank lines become paragraph breaks, which mdoc wants.
 manual: build
-	mkdir -p $(GENERATED)
-	$(SWIFT) package --scratch-path $(BUILD_PATH) plugin generate-manual
-	sed 's/^$$/.Pp/' $(PLUGIN_MANUAL) > $(GENERATED)/here-weather.1
+	$(SWIFT) build -c release --product generate-manual --static-swift-stdlib --scratch-path $(BUILD_PATH)
+	mkdir -p $(GENERATED)/manual
+	$(MANUAL_TOOL) $(BINARY) --output-directory $(GENERATED)/manual
+	sed 's/^$$/.Pp/' $(GENERATED)/manual/here-weather.1 > $(GENERATED)/here-weather.1
 
-## Install the release binary, completions for bash, zsh and fish, and the man page.
+## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
+## for bash, zsh and fish, and the man page.
 install: build completions manual
 	install -d $(BINDIR) $(MAN1DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
-	install -m 0755 $(BINARY) $(BINDIR)/here-weather
+	install -m 0755 -s $(BINARY) $(BINDIR)/here-weather
 	install -m 0644 $(GENERATED)/here-weather.1 $(MAN1DIR)/here-weather.1
 	install -m 0644 $(GENERATED)/here-weather.bash $(BASHDIR)/here-weather
 	install -m 0644 $(GENERATED)/_here-weather $(ZSHDIR)/_here-weather
@@ -87,6 +95,16 @@ install: build completions manual
 uninstall:
 	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(BASHDIR)/here-weather \
 		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish
+
+## A Debian package, DEB_DIR/here-weather_<version>_<arch>.deb, of what `make install`
+## installs under /usr plus the copyright, changelog and an example config; checked with
+## lintian when it is installed (scripts/make-deb; README: "Install").
+deb:
+	scripts/install-deps deb
+	rm -rf $(DEB_STAGE)
+	$(MAKE) --no-print-directory install DESTDIR="$(abspath $(DEB_STAGE))" PREFIX=/usr \
+		ZSHDIR="$(abspath $(DEB_STAGE))/usr/share/zsh/vendor-completions"
+	scripts/make-deb "$(DEB_STAGE)" "$(DEB_DIR)"
 
 clean:
 	rm -rf $(BUILD_PATH) .build-install .build-fuzz

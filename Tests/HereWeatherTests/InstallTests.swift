@@ -30,16 +30,27 @@ import HereWeatherCore
     }
 
     func makeBlocking(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["make", "--no-print-directory", "BUILD_PATH=.build-install"] + arguments
-        process.currentDirectoryURL = Fixtures.root
         var environment = ProcessInfo.processInfo.environment
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         // The toolchain the tests run under, wherever `swift` lives.
         environment["PATH"] = FileManager.default.fileExists(atPath: "/opt/swift/usr/bin/swift")
             ? "/opt/swift/usr/bin:" + path : path
         environment.removeValue(forKey: "MAKEFLAGS")
+        return try runBlocking("/usr/bin/env", ["make", "--no-print-directory", "BUILD_PATH=.build-install"] + arguments,
+                               environment: environment)
+    }
+
+    /// Runs `executable` in the repository root with only `environment`, stdout and stderr
+    /// together, on a thread of its own.
+    func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> Output {
+        try await BlockingCall.run { Result { try runBlocking(executable, arguments, environment: environment) } }
+    }
+
+    func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.root
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -49,6 +60,33 @@ import HereWeatherCore
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Checks that the installed `binary` stands alone, as on a machine without Swift: it links
+    /// no Swift library (`ldd`), carries no symbol table (stripped), and runs `--version` and
+    /// the README's offline replay with the toolchain out of PATH and no LD_LIBRARY_PATH.
+    func expectRunsWithoutSwift(_ binary: String) async throws {
+        let home = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let bare = ["PATH": "/usr/bin:/bin", "HOME": home.path, "LANG": "C.UTF-8"]
+
+        let libraries = try await run("/usr/bin/ldd", [binary], environment: bare)
+        #expect(libraries.status == 0, "\(libraries.text)")
+        #expect(!libraries.text.lowercased().contains("swift"), "links Swift libraries:\n\(libraries.text)")
+        #expect(!libraries.text.contains("not found"), "\(libraries.text)")
+        let sections = try await run("/usr/bin/readelf", ["--section-headers", "--wide", binary], environment: bare)
+        #expect(sections.status == 0 && !sections.text.contains(".symtab"), "not stripped")
+
+        let version = try await run(binary, ["--version"], environment: bare)
+        #expect(version.status == 0, "\(version.text)")
+        #expect(version.text.trimmingCharacters(in: .whitespacesAndNewlines) == HereWeatherVersion.current, "version: \(version.text)")
+
+        let replay = try await run(binary, ["--json", "--replay", Fixtures.url("nmea/southern-eastern.nmea").path,
+                                            "--weather-replay", Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path],
+                                   environment: bare)
+        #expect(replay.status == 0, "offline replay failed:\n\(replay.text)")
+        let report = try? JSONSerialization.jsonObject(with: Data(replay.text.utf8)) as? [String: Any]
+        #expect(report?["location"] is [String: Any], "no location in:\n\(replay.text)")
     }
 
     func temporaryFolder() throws -> URL {
@@ -91,18 +129,8 @@ import HereWeatherCore
         #expect(manual.contains("Fl -city"))
         #expect(!manual.contains("\n\n"))
 
-        // The installed binary runs.
-        let version = Process()
-        version.executableURL = binary
-        version.arguments = ["--version"]
-        let out = Pipe()
-        version.standardOutput = out
-        try version.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        version.waitUntilExit()
-        #expect(version.terminationStatus == 0)
-        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil,
-                "version: \(text)")
+        // The installed binary is the static, stripped one, and runs without the toolchain.
+        try await expectRunsWithoutSwift(binary.path)
 
         let uninstall = try await make(["uninstall", "PREFIX=\(prefix.path)", "DESTDIR="])
         #expect(uninstall.status == 0, "\(uninstall.text)")

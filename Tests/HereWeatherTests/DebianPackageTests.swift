@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import HereWeatherCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `make deb`: the package lintian passes, that installs with `dpkg -i`, runs from /usr/bin
+/// without the toolchain, and removes cleanly.
+///
+/// In InstallTests' serialized suite, so that it reuses (and never races) the release build
+/// in `.build-install`. Installs into the system for real: CI runs as root on a throwaway
+/// machine, and the test stops at once, saying so, when not run as root.
+extension InstallTests {
+    /// The files the package must hold, besides the folders.
+    static let packaged = [
+        "/usr/bin/here-weather",
+        "/usr/share/man/man1/here-weather.1.gz",
+        "/usr/share/bash-completion/completions/here-weather",
+        "/usr/share/zsh/vendor-completions/_here-weather",
+        "/usr/share/fish/vendor_completions.d/here-weather.fish",
+        "/usr/share/doc/here-weather/copyright",
+        "/usr/share/doc/here-weather/changelog.gz",
+        "/usr/share/doc/here-weather/examples/config.toml",
+    ]
+
+    /// Runs dpkg (or dpkg-deb) with `arguments`, waiting out another dpkg's lock for a while:
+    /// other work on a shared machine may be installing packages.
+    func dpkg(_ tool: String, _ arguments: [String]) async throws -> Output {
+        let environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"]
+        var result = try await run("/usr/bin/" + tool, arguments, environment: environment)
+        for _ in 0..<30 where result.status != 0 && result.text.contains("lock") {
+            try await Task.sleep(for: .seconds(2))
+            result = try await run("/usr/bin/" + tool, arguments, environment: environment)
+        }
+        return result
+    }
+
+    @Test func debianPackageInstallsRunsWithoutSwiftAndRemovesCleanly() async throws {
+        try #require(getuid() == 0, "this test installs a .deb with dpkg -i: run it as root (CI does, on a throwaway machine)")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let deb = try await make(["deb", "DEB_DIR=\(folder.path)"])
+        try #require(deb.status == 0, "make deb failed:\n\(deb.text)")
+        let package = folder.appendingPathComponent("here-weather_\(HereWeatherVersion.current)_amd64.deb").path
+        try #require(FileManager.default.fileExists(atPath: package), "no \(package):\n\(deb.text)")
+
+        // lintian checked it in make deb, which fails on its errors.
+        #expect(!deb.text.contains("lintian is not installed"), "\(deb.text)")
+        #expect(!deb.text.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "lintian errors:\n\(deb.text)")
+        let control = try await dpkg("dpkg-deb", ["--field", package])
+        for field in ["Package: here-weather", "Version: \(HereWeatherVersion.current)", "Architecture: amd64",
+                      "Recommends: gpsd, libgps28", "Suggests: geoclue-2.0"] {
+            #expect(control.text.contains(field + "\n"), "control lacks \(field):\n\(control.text)")
+        }
+        let depends = control.text.split(separator: "\n").first { $0.hasPrefix("Depends: ") } ?? ""
+        #expect(depends.contains("libcurl4") && depends.contains("libc6 (>= "), "\(depends)")
+        #expect(!control.text.lowercased().contains("swift"), "\(control.text)")
+        let owners = try await dpkg("dpkg-deb", ["--contents", package])
+        #expect(!owners.text.split(separator: "\n").contains { !$0.contains(" root/root ") }, "\(owners.text)")
+
+        // Installed: dpkg lists the files, and the program runs from /usr/bin without Swift.
+        _ = try await dpkg("dpkg", ["--purge", "here-weather"])
+        defer { _ = try? runBlocking("/usr/bin/dpkg", ["--purge", "here-weather"], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]) }
+        let install = try await dpkg("dpkg", ["--install", package])
+        try #require(install.status == 0, "dpkg -i failed:\n\(install.text)")
+        let listed = try await dpkg("dpkg", ["--listfiles", "here-weather"])
+        let files = listed.text.split(separator: "\n").map(String.init)
+        for file in Self.packaged {
+            #expect(files.contains(file), "dpkg -L lacks \(file)")
+            #expect(FileManager.default.fileExists(atPath: file), "not installed: \(file)")
+        }
+        try await expectRunsWithoutSwift("/usr/bin/here-weather")
+        let example = try await run("/usr/bin/here-weather", ["config", "show", "--config", "/usr/share/doc/here-weather/examples/config.toml"],
+                                    environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])
+        #expect(example.status == 0 && !example.text.contains("warning"), "the example config: \(example.text)")
+
+        // Removed: nothing of it is left.
+        let remove = try await dpkg("dpkg", ["--remove", "here-weather"])
+        #expect(remove.status == 0, "dpkg -r failed:\n\(remove.text)")
+        for file in files {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) {
+                #expect(isFolder.boolValue, "dpkg -r left \(file)")
+            }
+        }
+        for leftover in ["/usr/share/doc/here-weather", "/usr/share/zsh/vendor-completions/_here-weather"] {
+            #expect(!FileManager.default.fileExists(atPath: leftover), "dpkg -r left \(leftover)")
+        }
+    }
+}
