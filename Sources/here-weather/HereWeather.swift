@@ -10,6 +10,9 @@ import Glibc
 @main
 enum Main {
     static func main() async {
+        // Before anything opens a file (reading the arguments opens /proc/self/cmdline): a
+        // closed stdout must not be taken by that file.
+        Terminal.reserveStandardStreams()
         await HereWeather.run(Array(SystemPath.arguments.dropFirst()))
     }
 }
@@ -53,12 +56,10 @@ struct HereWeather: AsyncParsableCommand {
         defaultSubcommand: ReportCommand.self
     )
 
-    /// Reserves the standard streams before anything opens a file, then runs the command as
-    /// swift-argument-parser would, except that what it prints goes through `Terminal` too:
+    /// Runs the command as swift-argument-parser would, except that what it prints goes through `Terminal` too:
     /// help, version and completion scripts are checked writes, and its error lines (which
     /// echo what was typed) are made safe like every other line on stderr.
     static func run(_ arguments: [String]) async {
-        Terminal.reserveStandardStreams()
         do {
             var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -51,7 +51,7 @@ extension InstallTests {
         #expect(!deb.text.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "lintian errors:\n\(deb.text)")
         let control = try await dpkg("dpkg-deb", ["--field", package])
         for field in ["Package: here-weather", "Version: \(HereWeatherVersion.current)", "Architecture: amd64",
-                      "Recommends: gpsd, libgps28", "Suggests: geoclue-2.0"] {
+                      "Recommends: gpsd, libgps28, libsystemd0", "Suggests: geoclue-2.0, network-manager"] {
             #expect(control.text.contains(field + "\n"), "control lacks \(field):\n\(control.text)")
         }
         let depends = control.text.split(separator: "\n").first { $0.hasPrefix("Depends: ") } ?? ""

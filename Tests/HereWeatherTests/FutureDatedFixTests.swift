@@ -55,8 +55,8 @@ import Testing
     }
 
     @Test func aRememberedFixDatedInTheFutureIsNotUsed() async throws {
-        let vacated = try FakeTCPPeer(.init(greeting: [], closes: true))
-        vacated.stop()
+        let vacated = try ClosedPort()  // Nothing listens there, for the whole test.
+        defer { withExtendedLifetime(vacated) {} }
         let runner = try CommandRunner()
         try runner.writeConfig(gpsdConfig(port: vacated.port))
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")

@@ -70,12 +70,11 @@ import Testing
 
     @Test(arguments: [false, true])
     func gpsdNotRunning(fallback: Bool) async throws {
-        let vacated = try FakeTCPPeer(.init(greeting: [], closes: true))
-        let port = vacated.port
-        vacated.stop()  // Nothing listens there now.
-        let result = try await run(port: port, fallback: fallback, timeout: 120)
+        let closed = try ClosedPort()  // Nothing listens there, for the whole test.
+        let result = try await run(port: closed.port, fallback: fallback, timeout: 120)
+        withExtendedLifetime(closed) {}
         if fallback { return expectFellBackToFixed(result, within: .seconds(60)) }
-        expectNoLocation(result, says: "gpsd is not running on 127.0.0.1:\(port)", advice: "systemctl start gpsd",
+        expectNoLocation(result, says: "gpsd is not running on 127.0.0.1:\(closed.port)", advice: "systemctl start gpsd",
                          within: .seconds(60))
     }
 
@@ -142,8 +141,8 @@ import Testing
     }
 
     @Test func whenGPSDFailsARememberedFixWithinMaxAgeStandsIn() async throws {
-        let vacated = try FakeTCPPeer(.init(greeting: [], closes: true))
-        vacated.stop()
+        let vacated = try ClosedPort()  // Nothing listens there, for the whole test.
+        defer { withExtendedLifetime(vacated) {} }
         let runner = try CommandRunner()
         try runner.writeConfig(config(port: vacated.port, fallback: false))
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")

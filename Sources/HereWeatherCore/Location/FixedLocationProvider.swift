@@ -6,7 +6,10 @@ import Foundation
 
 /// The location the user wrote down: `[location.fixed]` in the config, or `--lat/--lon`.
 ///
-/// It answers at once; its timestamp is the time of the request, so it is never stale.
+/// It answers at once; its timestamp is the time of the request, so it is never stale. A
+/// place with a stated accuracy is judged against the desired accuracy like any other fix
+/// (a 5 km place does not end a 3 km request while gpsd may still answer); one without is
+/// the user's own word and meets it.
 public struct FixedLocationProvider: LocationSourceProvider {
     /// `.source(.fixed)`, or `.commandLine` for `--lat/--lon`.
     public let origin: LocationOrigin
@@ -24,7 +27,8 @@ public struct FixedLocationProvider: LocationSourceProvider {
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         guard let place else { throw LocationError.noFixedLocation(configPath: configPath) }
         return Location(coordinate: place.coordinate, horizontalAccuracy: place.accuracy,
-                        timestamp: Date(), origin: origin, altitude: place.altitude, name: place.name)
+                        timestamp: Date(), origin: origin, altitude: place.altitude, name: place.name,
+                        meetsDesiredAccuracy: place.accuracy.map { request.desiredAccuracy.isMet(by: $0) } ?? true)
     }
 }
 

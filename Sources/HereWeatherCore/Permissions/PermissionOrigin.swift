@@ -35,7 +35,7 @@ extension LocationSource {
     public var permissionName: String {
         switch self {
         case .gpsd: return "gpsd (GPS receiver)"
-        case .geoclue: return "GeoClue (the desktop's location service)"
+        case .geoclue: return "GeoClue"
         case .ip: return "IP lookup"
         case .wifi: return "Wi-Fi positioning"
         case .nmea: return "the NMEA log (location.nmea.path)"

@@ -53,31 +53,6 @@ final class FaultStage: @unchecked Sendable {
     }
 }
 
-/// A TCP port on 127.0.0.1 that is bound but not listening: connecting is refused, and no
-/// other socket can take the port while this one holds it.
-final class ClosedPort: @unchecked Sendable {
-    let port: UInt16
-    private let descriptor: Int32
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        descriptor = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, bound else { throw FixtureServer.ServerError.socket(errno) }
-        port = UInt16(bigEndian: address.sin_port)
-    }
-
-    deinit { close(descriptor) }
-}
-
 /// The files under a home's cache and state folders, byte for byte (lock files aside: a run
 /// may create one, empty, and that is all it may change).
 struct FolderSnapshot: Equatable {

@@ -55,7 +55,7 @@ public struct WiFiNeighbourhoodMemory: Sendable {
     }
 
     func load() -> Answer? {
-        guard let bytes = BoundedFile.read(path, limit: Self.limit), let json = try? JSONValue.parse(Data(bytes)),
+        guard let bytes = (try? TextFile.bytes(path, limit: Self.limit)) ?? nil, let json = try? JSONValue.parse(Data(bytes)),
               json["version"]?.int == 1,
               let latitude = json["latitude"]?.double, let longitude = json["longitude"]?.double,
               let accuracy = json["accuracy_m"]?.double, accuracy.isFinite, accuracy > 0,
