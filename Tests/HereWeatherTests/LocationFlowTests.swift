@@ -42,6 +42,16 @@ import Testing
         let text = try await runner.run(["where", "--accuracy", "any"])
         let accuracy = text.stdout.split(separator: "\n").first { $0.hasPrefix("Accuracy:") } ?? ""
         #expect(accuracy.contains("25000 m (assumed: city level)"), "no HDOP for an IP fix: \(accuracy)")
+        // At the default 3 km, the report says what the user needs to know (city level), not
+        // the rule it missed (issue 15, item 11).
+        let byDefault = try await runner.run(["where"])
+        #expect(byDefault.status == 0, "\(byDefault.stderr)")
+        #expect(byDefault.stdout.contains("city level"), "\(byDefault.stdout)")
+        #expect(!byDefault.stdout.contains("does not meet the desired accuracy"), "\(byDefault.stdout)")
+        let report = try await runner.run(["--weather-replay", Fixtures.url("weather/open-meteo/tampa-metric.json").path])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("≈ city"), "\(report.stdout)")
+        #expect(!report.stdout.contains("less accurate than asked"), "\(report.stdout)")
     }
 
     @Test func anUndecidedIPLookupWithoutATerminalSendsNothing() async throws {

@@ -40,7 +40,14 @@ public enum LocationReport {
             // An IP service that gives no radius is assumed right to the city; a receiver's from HDOP.
             text += location.source == .ip ? " (assumed: city level)" : " (estimated from HDOP)"
         }
-        if !location.meetsDesiredAccuracy { text += " (does not meet the desired accuracy)" }
+        if !location.meetsDesiredAccuracy {
+            // An IP fix is city level by nature: say that, not the rule it missed.
+            if location.source != .ip {
+                text += " (does not meet the desired accuracy)"
+            } else if !location.accuracyIsEstimate {
+                text += " (city-level location)"
+            }
+        }
         return text
     }
 

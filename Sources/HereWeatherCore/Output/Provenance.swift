@@ -31,7 +31,8 @@ public enum Provenance {
         case .city:
             text = "city search: " + (location.name ?? Formatting.coordinate(location.coordinate))
         }
-        if !location.meetsDesiredAccuracy { text += ", less accurate than asked" }
+        // An IP fix already says "≈ city", which is what a user needs to know of it.
+        if !location.meetsDesiredAccuracy, location.source != .ip { text += ", less accurate than asked" }
         return text
     }
 

@@ -151,7 +151,11 @@ final class GeoClueHarness: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(3)
         while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
         if group > 0 { kill(-group, SIGKILL) }
-        process.waitUntilExit()
+        // A bounded wait, not waitUntilExit: stop runs on the tests' few cooperative threads,
+        // and waitUntilExit spins a run loop at full CPU until Foundation sees the exit. Two
+        // such waits once held both threads and stalled the whole suite.
+        let reaped = ContinuousClock.now + .seconds(5)
+        while process.isRunning, ContinuousClock.now < reaped { usleep(10_000) }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
