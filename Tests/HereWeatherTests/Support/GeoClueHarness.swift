@@ -148,14 +148,9 @@ final class GeoClueHarness: @unchecked Sendable {
         guard first else { return }
         try? lifeline.fileHandleForWriting.close()
         let group = process.processIdentifier
-        let deadline = ContinuousClock.now + .seconds(3)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        process.waitForExit(within: .seconds(3))
         if group > 0 { kill(-group, SIGKILL) }
-        // A bounded wait, not waitUntilExit: stop runs on the tests' few cooperative threads,
-        // and waitUntilExit spins a run loop at full CPU until Foundation sees the exit. Two
-        // such waits once held both threads and stalled the whole suite.
-        let reaped = ContinuousClock.now + .seconds(5)
-        while process.isRunning, ContinuousClock.now < reaped { usleep(10_000) }
+        process.waitForExit(within: .seconds(5))
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

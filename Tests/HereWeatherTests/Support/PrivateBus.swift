@@ -165,20 +165,14 @@ final class LifelineProcess: @unchecked Sendable {
         }
         guard first else { return }
         try? lifeline.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + .seconds(3)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-        if process.isRunning {
+        if !process.waitForExit(within: .seconds(3)) {
             // Someone else holds the lifeline open: end the program and sh directly.
             if let text = try? String(contentsOf: pidFile, encoding: .utf8), let child = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 kill(child, SIGKILL)
             }
             kill(process.processIdentifier, SIGKILL)
         }
-        // A bounded wait, not waitUntilExit: stop runs on the tests' few cooperative threads,
-        // and waitUntilExit spins a run loop at full CPU until Foundation sees the exit. Two
-        // such waits once held both threads and stalled the whole suite.
-        let reaped = ContinuousClock.now + .seconds(5)
-        while process.isRunning, ContinuousClock.now < reaped { usleep(10_000) }
+        process.waitForExit(within: .seconds(5))
         try? FileManager.default.removeItem(at: errors)
         try? FileManager.default.removeItem(at: pidFile)
     }
