@@ -71,6 +71,6 @@ struct DoctorCommand: AsyncParsableCommand {
             skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()
         try Terminal.output(Doctor.render(checks))
-        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }
+        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 }

@@ -47,9 +47,7 @@ struct HereWeather: AsyncParsableCommand {
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
 
-        Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
-        service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
-        not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
+        \(ExitStatus.helpList)
         """,
         version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],

@@ -20,9 +20,9 @@ struct PermissionsCommand: ParsableCommand {
         the config file.
 
         Examples:
-          here-weather permissions                   # each source, its state, its origin
-          here-weather permissions allow gpsd wifi ip   # e.g. for a status bar (no prompt)
-          here-weather permissions reset gpsd        # back to the config or the default
+          here-weather permissions                     # each source, state, origin
+          here-weather permissions allow gpsd wifi ip  # for a status bar: no prompt
+          here-weather permissions reset gpsd          # back to config or default
         """,
         subcommands: [Show.self, Allow.self, Deny.self, Reset.self],
         defaultSubcommand: Show.self

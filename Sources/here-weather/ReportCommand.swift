@@ -40,7 +40,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("\(WeatherProviderKind.choices) (default from the config: open-meteo).", valueName: "name"))
     var provider: String?
 
-    @Flag(help: "Print one JSON object (schema in the README); errors as {\"error\":{...}}.")
+    @Flag(help: "Print the report as one JSON object on one line; errors as {\"error\":{...}}.")
     var json = false
 
     @Option(help: ArgumentHelp("Print one line filled in from %-codes, e.g. '%c %t %w' (codes below; %% is a percent sign).", valueName: "string"))
