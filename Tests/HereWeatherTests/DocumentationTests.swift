@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HereWeatherCore
 
 /// The documentation stays true: the README stays short and opens with what the program is,
 /// every relative link (and its #anchor) leads somewhere, and every `console` sample in the
@@ -62,6 +63,14 @@ import Testing
                     #expect(anchors.contains(String(parts[1])), "\(page): link to \(target): no heading #\(parts[1]) in \(file)")
                 }
             }
+        }
+    }
+
+    /// docs/json.md names every error code with its status, as `ExitStatus` defines them.
+    @Test func jsonErrorCodesMatchExitStatus() throws {
+        let page = try Self.read("docs/json.md")
+        for status in ExitStatus.allCases where status != .ok && status != .checkFailed {
+            #expect(page.contains("`\(status.code)` (\(status.rawValue))"), "docs/json.md lacks `\(status.code)` (\(status.rawValue))")
         }
     }
 
