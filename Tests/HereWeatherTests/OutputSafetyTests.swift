@@ -131,7 +131,7 @@ extension CommandRunner {
         process.standardError = err
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -26,7 +26,7 @@ struct CapturedRun: Sendable {
         process.standardError = pipe
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return CapturedRun(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
     }
