@@ -6,8 +6,8 @@ import Glibc
 extension FileHandle {
     /// Everything up to end of file, as `readDataToEndOfFile()` reads it, except that a read
     /// interrupted by a signal (EINTR) is retried. Foundation's traps on EINTR (a `try!`
-    /// inside it), which took the whole test process down once while ManualPageTests and
-    /// CacheCommandTests were running children side by side.
+    /// inside it), which took the whole test process down once during `make test`
+    /// (InterruptSafeReadTests).
     func readToEndRetryingInterrupts() -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
