@@ -9,8 +9,8 @@ import HereWeatherCore
 /// unexpected argument ("Unexpected argument 'wehre'" and the report's usage); `help WORD`
 /// prints the top-level help for any word. Both are caught here, before parsing.
 enum CommandLineCheck {
-    /// The command words at the start of `arguments` (after `help`), where they lead, and the
-    /// argument index where they end (the first option, or a command's own arguments).
+    /// The command words at the start of `arguments` (after `help`), the command they lead to,
+    /// and the argument index where they end (the first option, or a command's own arguments).
     struct Walk {
         var command: any ParsableCommand.Type = HereWeather.self
         var names: [String] = []
@@ -21,9 +21,14 @@ enum CommandLineCheck {
 
     static func walk(_ arguments: [String]) -> Walk {
         var walk = Walk()
-        if arguments.first == "help" { walk.end = 1 }
         while walk.end < arguments.count {
             let word = arguments[walk.end]
+            // `help COMMAND...` names commands as the line would; `help help` is help's own help.
+            if word == "help" && walk.names.isEmpty {
+                guard walk.end == 0 else { break }
+                walk.end = 1
+                continue
+            }
             let subcommands = walk.command.configuration.subcommands
             guard !word.hasPrefix("-"), !subcommands.isEmpty else { break }
             guard let next = subcommands.first(where: { name(of: $0) == word }) else {

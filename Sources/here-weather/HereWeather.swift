@@ -47,7 +47,8 @@ struct HereWeather: AsyncParsableCommand {
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
 
-        Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
+        Exit status: 0 ok, 64 bad usage, 66 unreadable --config, --replay or --weather-replay \
+        file, 69 weather \
         service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
         not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
         """,
@@ -74,7 +75,9 @@ struct HereWeather: AsyncParsableCommand {
     }
 
     /// Reports what ended the run and returns its exit status. Help, the version and completion
-    /// scripts go to stdout (exit 0). Every error line on stderr starts "here-weather: "; 
+    /// scripts go to stdout (exit 0). Every error line on stderr starts "here-weather: ". A
+    /// command-line error (64) is its message (or the line with the command moved first),
+    /// then which help shows the usage: no usage block, no "Error:".
     static func finish(_ error: any Error, arguments: [String]) -> Int32 {
         if let error = error as? any UserFacingError {
             return Terminal.fail(error, json: false).rawValue

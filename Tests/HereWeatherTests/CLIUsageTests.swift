@@ -40,6 +40,9 @@ import Testing
         let result = try await CommandRunner().run(["help", "config", "init"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("USAGE: here-weather config init"))
+        let helpOnHelp = try await CommandRunner().run(["help", "help"])
+        #expect(helpOnHelp.status == 0, "\(helpOnHelp.stderr)")
+        #expect(helpOnHelp.stdout.contains("USAGE: here-weather help"))
     }
 
     @Test(arguments: [

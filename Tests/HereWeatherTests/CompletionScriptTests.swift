@@ -75,16 +75,16 @@ import Testing
     }
 
     @Test func bashCompletesFileNames() async throws {
-        let offered = try await bashTab(["--weather-replay", "weather/open-meteo/tampa-m"],
-                                        in: Fixtures.url("").path)
-        #expect(offered == ["weather/open-meteo/tampa-metric.json"])
-        let config = try await bashTab(["where", "--config", "nmea/drive"], in: Fixtures.url("").path)
-        #expect(config == ["nmea/drive.nmea"])
+        let fixtures = Fixtures.root.appendingPathComponent("Fixtures").path
+        let offered = try await bashTab(["--weather-replay", fixtures + "/weather/open-meteo/tampa-m"])
+        #expect(offered == [fixtures + "/weather/open-meteo/tampa-metric.json"])
+        let config = try await bashTab(["where", "--config", fixtures + "/nmea/drive"])
+        #expect(config == [fixtures + "/nmea/drive.nmea"])
     }
 
     /// What bash offers when Tab is pressed after `here-weather WORDS...` (the last word is
     /// the one being completed), with the script the binary wrote.
-    func bashTab(_ words: [String], in folder: String? = nil) async throws -> [String] {
+    func bashTab(_ words: [String]) async throws -> [String] {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-\(UUID().uuidString).bash")
         try await self.script("bash").write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
@@ -98,21 +98,9 @@ import Testing
             _here-weather here-weather "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let output: String = try await BlockingCall.run {
-            Result {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                process.arguments = ["-c", driver, "bash", script.path] + words
-                if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return String(decoding: data, as: UTF8.self)
-            }
+        let output = try await BlockingCall.run {
+            Result { try GPSDHarness.runTool("/bin/bash", ["-c", driver, "bash", script.path] + words, stdin: nil, timeout: .seconds(60)) }
         }
-        return output.split(separator: "\n").map(String.init)
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
