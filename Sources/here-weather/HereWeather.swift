@@ -59,6 +59,7 @@ struct HereWeather: AsyncParsableCommand {
     /// echo what was typed) are made safe like every other line on stderr.
     static func run(_ arguments: [String]) async {
         do {
+            if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }
             var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -66,7 +67,34 @@ struct HereWeather: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: exitCode(for: error)))
+            Glibc.exit(finish(error, arguments: arguments))
         }
+    }
+
+    /// Reports what ended the run and returns its exit status. Help, the version and completion
+    /// scripts go to stdout (exit 0). Every error line on stderr starts "here-weather: ". A
+    /// command-line error (64) is its message (or the line with the command moved first),
+    /// then which help shows the usage: no usage block, no "Error:".
+    static func finish(_ error: any Error, arguments: [String]) -> Int32 {
+        if let error = error as? any UserFacingError {
+            return Terminal.fail(error, json: false).rawValue
+        }
+        let status = exitCode(for: error)
+        if status == .success {
+            return Terminal.finish(output: CompletionScript.adjusted(fullMessage(for: error)))
+        }
+        let message = message(for: error)
+        guard !message.isEmpty else { return status.rawValue }  // an exit the command reported itself
+        if status.rawValue == ExitStatus.usage.rawValue {
+            if let corrected = CommandLineCheck.misplacedCommand(in: arguments) {
+                Terminal.standardError("here-weather: " + corrected)
+            } else {
+                Terminal.standardError("here-weather: " + message)
+                Terminal.standardError("here-weather: see '\(CommandLineCheck.commandLine(of: arguments)) --help'")
+            }
+        } else {
+            Terminal.standardError("here-weather: " + message)
+        }
+        return status.rawValue
     }
 }

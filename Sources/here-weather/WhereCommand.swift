@@ -28,7 +28,7 @@ struct WhereCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = SystemPath.environment
         do {
-            let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
+            let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let (provider, request) = try location.locationSetup(loaded, environment: environment)
             let fix = try await provider.requestLocation(request)
