@@ -58,10 +58,21 @@ struct HereWeather: AsyncParsableCommand {
 
     /// Runs the command as swift-argument-parser would, except that what it prints goes through `Terminal` too:
     /// help, version and completion scripts are checked writes, and its error lines (which
-    /// echo what was typed) are made safe like every other line on stderr.
+    /// echo what was typed) are made safe like every other line on stderr. A command line
+    /// that does not parse, with `--json` on it, gets the JSON error on stdout like every
+    /// other failure: the commands never ran to print it.
     static func run(_ arguments: [String]) async {
+        var command: any ParsableCommand
         do {
-            var command = try await asyncParseAsRoot(arguments)
+            command = try await asyncParseAsRoot(arguments)
+        } catch {
+            let status = exitCode(for: error)
+            if ExitStatus(rawValue: status.rawValue) == .usage, asksForJSON(arguments) {
+                Terminal.json(error: UsageError(firstLine(message(for: error))))
+            }
+            Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: status))
+        }
+        do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -70,5 +81,15 @@ struct HereWeather: AsyncParsableCommand {
         } catch {
             Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: exitCode(for: error)))
         }
+    }
+
+    /// Whether `--json` is among the options (before a `--` that ends them).
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
+    /// The message's first line: the error without the help lines the parser adds to some.
+    static func firstLine(_ message: String) -> String {
+        String(message.split(separator: "\n", omittingEmptySubsequences: true).first ?? Substring(message))
     }
 }
