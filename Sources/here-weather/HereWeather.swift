@@ -56,11 +56,25 @@ struct HereWeather: AsyncParsableCommand {
 
     /// Runs the command as swift-argument-parser would, except that what it prints goes through `Terminal` too:
     /// help, version and completion scripts are checked writes, and its error lines (which
-    /// echo what was typed) are made safe like every other line on stderr.
+    /// echo what was typed) are made safe like every other line on stderr. A command line
+    /// that does not parse, with `--json` on it, gets the JSON error on stdout like every
+    /// other failure: the commands never ran to print it.
     static func run(_ arguments: [String]) async {
+        var command: any ParsableCommand
         do {
             if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }
-            var command = try await asyncParseAsRoot(arguments)
+            command = try await asyncParseAsRoot(arguments)
+        } catch {
+            if asksForJSON(arguments) {
+                if let usage = error as? UsageError {
+                    Terminal.json(error: usage)
+                } else if ExitStatus(rawValue: exitCode(for: error).rawValue) == .usage {
+                    Terminal.json(error: UsageError(firstLine(message(for: error))))
+                }
+            }
+            Glibc.exit(finish(error, arguments: arguments))
+        }
+        do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -96,5 +110,15 @@ struct HereWeather: AsyncParsableCommand {
             Terminal.standardError("here-weather: " + message)
         }
         return status.rawValue
+    }
+
+    /// Whether `--json` is among the options (before a `--` that ends them).
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
+    /// The message's first line: the error without the help lines the parser adds to some.
+    static func firstLine(_ message: String) -> String {
+        String(message.split(separator: "\n", omittingEmptySubsequences: true).first ?? Substring(message))
     }
 }

@@ -66,13 +66,17 @@ enum Terminal {
     /// Reports `error` (JSON on stdout too when asked, unless stdout is what failed) and
     /// returns the exit to throw.
     static func fail(_ error: any UserFacingError, json: Bool) -> ExitCode {
-        // The run already fails with the error's status: a JSON copy that cannot be written
-        // changes nothing, and the error stays the one line.
-        if json && !standardOutputWasClosed && !(error is OutputWriteError) {
-            _ = writeAll(STDOUT_FILENO, JSONReport.error(error) + "\n")
-        }
+        if json && !(error is OutputWriteError) { self.json(error: error) }
         standardError("here-weather: " + error.message)
         return ExitCode(error.exitStatus.rawValue)
+    }
+
+    /// Writes `error` to stdout as `{"error":{...}}` (`JSONReport.error`), for `--json`.
+    static func json(error: any UserFacingError) {
+        // The run already fails with the error's status: a JSON copy that cannot be written
+        // changes nothing, and the error stays the one line.
+        guard !standardOutputWasClosed else { return }
+        _ = writeAll(STDOUT_FILENO, JSONReport.error(error) + "\n")
     }
 
     /// Writes every byte of `text` to `descriptor`; the `errno` of a write that failed, else `nil`.
