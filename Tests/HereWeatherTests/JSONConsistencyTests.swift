@@ -37,7 +37,7 @@ import Testing
     /// A command line that does not parse ends before the command runs, so `--json` never
     /// printed its error object: stdout was empty for exit 64 alone.
     @Test(arguments: [["--json", "--no-such-option"], ["--json", "--lat", "1"], ["--units", "metrc", "--json"],
-                      ["where", "--json", "--lon", "1"], ["where", "--lat", "95", "--lon", "1", "--json"]])
+                      ["where", "--json", "--lon", "1"], ["where", "--lat", "95", "--lon", "1", "--json"], ["wehre", "--json"]])
     func aCommandLineThatDoesNotParseStillPrintsTheJSONError(_ arguments: [String]) async throws {
         let result = try await CommandRunner().run(arguments)
         #expect(result.status == 64)
