@@ -8,23 +8,9 @@ import Testing
 @Suite struct StatusBarOutputTests {
     static let forecast = FixtureServer.Response.fixture("weather/open-meteo/tampa-metric.json")
 
-    /// Tampa as the fixed location, Open-Meteo at `baseURL`, and `extra` lines.
+    /// Tampa as the fixed location (as in the waybar tests), Open-Meteo at `baseURL`, and `extra` lines.
     func config(baseURL: String, ttl: Double = 600, extra: String = "") -> String {
-        """
-        version = 1
-        [location]
-        sources = ["fixed"]
-        [location.fixed]
-        latitude = 27.9506
-        longitude = -82.4572
-        name = "Tampa"
-        accuracy = 1000
-        [weather.open-meteo]
-        base_url = "\(baseURL)"
-        [cache]
-        ttl = \(ttl)
-        \(extra)
-        """
+        WaybarOutputTests().fixedConfig(extra: "[weather.open-meteo]\nbase_url = \"\(baseURL)\"\n[cache]\nttl = \(ttl)\n\(extra)")
     }
 
     /// One line on stdout, the message on stderr, the error's exit status.

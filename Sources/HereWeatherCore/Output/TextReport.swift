@@ -128,7 +128,8 @@ public struct TextReport: Sendable {
             .init("Precip", hours.map { amountText($0.precipitation) }, dropOrder: 1),
             .init("Chance", hours.map { $0.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-" }, dropOrder: 2),
             .init("Wind", hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection) ?? "-" },
-                  short: hours.map { shortWind(speed: $0.windSpeed, direction: $0.windDirection) }, dropOrder: 0),
+                  short: hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection, short: true) ?? "-" },
+                  dropOrder: 0),
             .init("Sky", hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) }),
         ])
         return [style.bold(TextWidth.cut(title, style.width))] + styledHeader(table.lines(width: style.width))
@@ -154,26 +155,19 @@ public struct TextReport: Sendable {
         lines.enumerated().map { $0.offset == 0 ? style.dim($0.element) : $0.element }
     }
 
-    /// "4.9 m/s NNE": the wind in a narrow table column.
-    func shortWind(speed: Double?, direction: Double?) -> String {
-        guard let speed else { return "-" }
-        let text = Formatting.fixed(speed, 1) + " " + report.units.speedSymbol
-        return Formatting.compass(direction).map { "\(text) \($0)" } ?? text
-    }
-
     func temperatureText(_ value: Double?) -> String? {
         value.map { Formatting.fixed($0, 1) + " " + report.units.temperatureSymbol }
     }
 
-    func windText(speed: Double?, direction: Double?) -> String? {
-        Self.windWords(speed: speed, direction: direction, units: report.units)
+    func windText(speed: Double?, direction: Double?, short: Bool = false) -> String? {
+        Self.windWords(speed: speed, direction: direction, units: report.units, short: short)
     }
 
-    /// "4.9 m/s from NNE".
-    static func windWords(speed: Double?, direction: Double?, units: Units) -> String? {
+    /// "4.9 m/s from NNE"; `short`, "4.9 m/s NNE" (for a narrow table column).
+    static func windWords(speed: Double?, direction: Double?, units: Units, short: Bool = false) -> String? {
         guard let speed else { return nil }
         let text = Formatting.fixed(speed, 1) + " " + units.speedSymbol
-        return Formatting.compass(direction).map { "\(text) from \($0)" } ?? text
+        return Formatting.compass(direction).map { "\(text) \(short ? "" : "from ")\($0)" } ?? text
     }
 
     /// A time at the report's offset on the configured clock.

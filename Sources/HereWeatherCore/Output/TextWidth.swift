@@ -91,7 +91,7 @@ public enum TextWidth {
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            line = columns(item) > width ? cut(item, width) : item
+            line = cut(item, width)
         }
         if !line.isEmpty { lines.append(line) }
         return lines
