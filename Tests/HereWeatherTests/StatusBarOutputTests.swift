@@ -46,6 +46,15 @@ import Testing
         expectFailureLine(result, "⚠️ location off", status: 77, message: "off")
     }
 
+    /// A bar's first run, with no terminal to ask on: nothing was switched off, the source
+    /// needs permission ("location off" said otherwise).
+    @Test func aSourceThatNeedsPermissionPrintsALine() async throws {
+        let runner = try CommandRunner()
+        try runner.writeConfig("[location]\nsources = [\"ip\"]\n")
+        let result = try await runner.run(["--format", "%c %t"])
+        expectFailureLine(result, "⚠️ location not allowed", status: 77, message: "here-weather permissions allow ip")
+    }
+
     @Test func configErrorPrintsALine() async throws {
         let runner = try CommandRunner()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"metric\nprovider = 3\n")

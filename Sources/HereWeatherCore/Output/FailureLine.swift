@@ -32,7 +32,7 @@ public struct FailureLine: Sendable, Equatable {
         PercentCodes.render(tokens) { code in
             switch code {
             case .mark: return AlertText.mark(icons)
-            case .words: return Self.words(error.exitStatus)
+            case .words: return Self.words(error)
             case .code: return error.exitStatus.code
             }
         }
@@ -41,14 +41,20 @@ public struct FailureLine: Sendable, Equatable {
     /// The line for `error` as `[output]` asks for it (its `format_error`, else the default).
     public static func render(_ error: any UserFacingError, output: Configuration.OutputSettings) -> String {
         let format = output.formatError ?? (try? FailureLine(defaultFormat))
-        return format?.render(error, icons: output.icons) ?? words(error.exitStatus)
+        return format?.render(error, icons: output.icons) ?? words(error)
     }
 
-    /// A few words for a bar, by exit status.
-    static func words(_ status: ExitStatus) -> String {
-        switch status {
+    /// A few words for a bar, by exit status. Location switched off is "location off"; a
+    /// source not allowed (yet) is "location not allowed", which the first run of a bar
+    /// with no terminal to ask on meets before anything was ever switched off.
+    static func words(_ error: any UserFacingError) -> String {
+        switch error.exitStatus {
         case .noLocation: return "no location"
-        case .notPermitted: return "location off"
+        case .notPermitted:
+            switch error as? PermissionError {
+            case .disabledByUser, .disabledByPolicy: return "location off"
+            default: return "location not allowed"
+            }
         case .serviceUnavailable: return "weather offline"
         case .configuration: return "config error"
         case .noInput: return "no input"
