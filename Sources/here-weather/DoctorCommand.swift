@@ -22,19 +22,17 @@ struct DoctorCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
-    var config: String?
+    @OptionGroup var configFile: ConfigOption
 
-    @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
-    var verbose = false
+    @OptionGroup var verbosity: VerboseOption
 
     func run() async throws {
         let environment = SystemPath.environment
-        let path = config ?? ConfigurationPaths(environment: environment).configFile
+        let path = configFile.path(environment: environment)
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver
         do {
-            loaded = try ConfigurationLoader.load(path: path)
+            loaded = try configFile.load(environment: environment)
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
                                                    environment: environment)
         } catch let error as any UserFacingError {
@@ -43,8 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         let settings = loaded.configuration
         let secrets = ProviderFactory.secrets(settings, environment: environment)
-        let http: any HTTPClient = verbose
-            ? LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) } : CurlHTTPClient()
+        let http = verbosity.httpClient(secrets: secrets)
         let configStatus = loaded.warnings.isEmpty ? Doctor.Check.Status.ok : .warn
         var checks = [Doctor.Check(name: "config", status: configStatus,
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
@@ -71,6 +68,6 @@ struct DoctorCommand: AsyncParsableCommand {
             skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()
         try Terminal.output(Doctor.render(checks))
-        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }
+        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 }

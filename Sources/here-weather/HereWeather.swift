@@ -47,9 +47,7 @@ struct HereWeather: AsyncParsableCommand {
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
 
-        Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
-        service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
-        not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
+        \(ExitStatus.helpList)
         """,
         version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],
@@ -61,6 +59,7 @@ struct HereWeather: AsyncParsableCommand {
     /// echo what was typed) are made safe like every other line on stderr.
     static func run(_ arguments: [String]) async {
         do {
+            if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }
             var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -68,7 +67,34 @@ struct HereWeather: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: exitCode(for: error)))
+            Glibc.exit(finish(error, arguments: arguments))
         }
+    }
+
+    /// Reports what ended the run and returns its exit status. Help, the version and completion
+    /// scripts go to stdout (exit 0). Every error line on stderr starts "here-weather: ". A
+    /// command-line error (64) is its message (or the line with the command moved first),
+    /// then which help shows the usage: no usage block, no "Error:".
+    static func finish(_ error: any Error, arguments: [String]) -> Int32 {
+        if let error = error as? any UserFacingError {
+            return Terminal.fail(error, json: false).rawValue
+        }
+        let status = exitCode(for: error)
+        if status == .success {
+            return Terminal.finish(output: CompletionScript.adjusted(fullMessage(for: error)))
+        }
+        let message = message(for: error)
+        guard !message.isEmpty else { return status.rawValue }  // an exit the command reported itself
+        if status.rawValue == ExitStatus.usage.rawValue {
+            if let corrected = CommandLineCheck.misplacedCommand(in: arguments) {
+                Terminal.standardError("here-weather: " + corrected)
+            } else {
+                Terminal.standardError("here-weather: " + message)
+                Terminal.standardError("here-weather: see '\(CommandLineCheck.commandLine(of: arguments)) --help'")
+            }
+        } else {
+            Terminal.standardError("here-weather: " + message)
+        }
+        return status.rawValue
     }
 }

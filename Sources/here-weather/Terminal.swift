@@ -43,16 +43,12 @@ enum Terminal {
         throw fail(failure, json: false)
     }
 
-    /// Prints what swift-argument-parser made of the error that ended the run (help text on
-    /// stdout when it ends cleanly, a usage error on stderr) and returns the exit status.
-    static func finish(message: String, status: ExitCode) -> Int32 {
-        guard !message.isEmpty else { return status.rawValue }
-        if status == .success {
-            do { try output(message) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
-        } else {
-            warn(message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-        }
-        return status.rawValue
+    /// Prints the text of a clean exit (help, the version, a completion script) on stdout and
+    /// returns the exit status: 0, or 74 when stdout cannot take it.
+    static func finish(output text: String) -> Int32 {
+        guard !text.isEmpty else { return ExitStatus.ok.rawValue }
+        do { try output(text) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
+        return ExitStatus.ok.rawValue
     }
 
     /// Writes `lines` to stderr.

@@ -61,6 +61,7 @@ public struct FailureLine: Sendable, Equatable {
         case .usage: return "usage error"
         case .cannotCreate: return "write error"
         case .ioError: return "output error"
+        case .checkFailed: return "check failed"
         case .ok: return "ok"
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import HereWeatherPlaces
 
-/// The `--json` output: one object, schema in the README. Absent values are `null`; times
+/// The `--json` output: one object, described in docs/json.md. Absent values are `null`; times
 /// are ISO 8601 with the location's offset; numbers are in the report's units.
 public enum JSONReport {
     public static func render(location: Location, report: WeatherReport) -> String {
