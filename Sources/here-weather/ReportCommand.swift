@@ -22,6 +22,10 @@ struct ReportCommand: AsyncParsableCommand {
 
         Example: here-weather --format '%c %t %w'  →  ☀️ 26.8°C ↙4.9m/s
 
+        A stale report (an old one shown because the service could not be reached) ends in \
+        "(offline 3 h)" unless %O places it. On failure --format prints one line \
+        ("⚠️ no location"; [output] format_error sets it) and exits with the error's status.
+
         --waybar prints {"text","tooltip","class","alt"} for a waybar custom module with \
         "return-type": "json"; text is --format (default "\(WaybarReport.defaultText)"). \
         On failure it still prints a line (class "error") and exits 0, so the bar shows \
@@ -93,14 +97,14 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = SystemPath.environment
         let output = try reportOutput()
-        var icons = GlyphSet.emoji
+        var shown = Configuration.OutputSettings()
         var spinner: Spinner?
         defer { spinner?.stop() }
         do {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
-            icons = settings.output.icons
+            shown = settings.output
             let kind = provider?.value ?? settings.weather.provider
             let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
                                                                          geocodingProvider: kind)
@@ -114,7 +118,7 @@ struct ReportCommand: AsyncParsableCommand {
             if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: output.isForPrograms,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: locationSources(settings)),
-                                      ascii: icons == .ascii)
+                                      ascii: shown.icons == .ascii)
                 weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
                 started.start()
                 spinner = started
@@ -131,7 +135,7 @@ struct ReportCommand: AsyncParsableCommand {
             try output.print(location: location, report: report, output: settings.output, environment: environment)
         } catch let error as any UserFacingError {
             spinner?.stop()
-            throw output.fail(error, icons: icons)
+            throw output.fail(error, output: shown)
         }
     }
 

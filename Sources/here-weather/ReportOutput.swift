@@ -28,7 +28,8 @@ enum ReportOutput {
         let fields = ReportFields(location: location, report: report, output: settings)
         switch self {
         case .text(let hourly, let daily):
-            let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment)
+            let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment,
+                                                width: TerminalWidth.current(environment: environment))
             try Terminal.output(TextReport(location: location, report: report, style: style, output: settings)
                 .render(hourly: hourly, daily: daily))
         case .json:
@@ -40,20 +41,26 @@ enum ReportOutput {
         }
     }
 
-    /// Reports `error` and returns the exit to throw. With `--waybar` the bar still gets a
-    /// valid line (class `error`) and the exit status is 0: waybar hides a custom module whose
-    /// command exits non-zero, which would leave the user with nothing to see. The message
-    /// also goes to stderr, which waybar logs. A line that cannot be written is exit 74.
-    func fail(_ error: any UserFacingError, icons: GlyphSet) -> ExitCode {
-        guard case .waybar = self else {
-            if case .json = self { return Terminal.fail(error, json: true) }
-            return Terminal.fail(error, json: false)
+    /// Reports `error` and returns the exit to throw. A status bar never goes blank: with
+    /// `--format` the failure line (`FailureLine`, "⚠️ no location") goes to stdout, the
+    /// message to stderr, and the exit status is the error's; with `--waybar` the bar gets a
+    /// valid line (class `error`) and the exit status is 0, because waybar hides a custom
+    /// module whose command exits non-zero. The message also goes to stderr, which waybar
+    /// logs. A line that cannot be written is exit 74.
+    func fail(_ error: any UserFacingError, output settings: Configuration.OutputSettings) -> ExitCode {
+        let line: String
+        switch self {
+        case .text: return Terminal.fail(error, json: false)
+        case .json: return Terminal.fail(error, json: true)
+        case .format: line = FailureLine.render(error, output: settings)
+        case .waybar: line = WaybarReport.error(error, output: settings)
         }
         do {
-            try Terminal.output(WaybarReport.error(error, icons: icons))
+            try Terminal.output(line)
         } catch {
             return error as? ExitCode ?? ExitCode(ExitStatus.ioError.rawValue)
         }
+        guard case .waybar = self else { return Terminal.fail(error, json: false) }
         Terminal.standardError("here-weather: " + error.message)
         return .success
     }

@@ -38,6 +38,7 @@ import Testing
         ("%l", "Tampa"),
         ("%L", "fixed: Tampa"),
         ("%a", "now"),
+        ("%O", ""),                 // a fresh report: no stale marker
         ("%A", ""),                 // Open-Meteo gives no alerts: nothing, not "-"
         ("%%", "%"),
     ])
@@ -47,7 +48,7 @@ import Testing
 
     @Test func everyCodeIsCoveredAbove() {
         // A new code needs a row in `everyCode`: the list there has one per code, plus %S.
-        #expect(FormatString.Code.allCases.count == 16)
+        #expect(FormatString.Code.allCases.count == 17)
     }
 
     @Test func alertsCodeShowsTheFirstTitleAndHowManyMore() throws {

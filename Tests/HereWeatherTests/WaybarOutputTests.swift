@@ -53,7 +53,7 @@ import Testing
         #expect(tooltip.contains("Wind 4.9 m/s from NNE"))
         #expect(tooltip.contains("Humidity 65%"))
         #expect(tooltip.contains("Location: fixed: Tampa"))
-        #expect(tooltip.contains("Open-Meteo, updated now"))
+        #expect(tooltip.contains("Open-Meteo, replayed from a recording"), "a replay has no age")
         #expect(result.stderr.isEmpty, "no spinner, no warnings")
     }
 
@@ -79,7 +79,7 @@ import Testing
         let line = WaybarReport.render(fields, format: try FormatString("%c %t (%a)"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(classes(json) == ["clear", "stale"])
-        #expect(json["text"] as? String == "☀️ 26.8°C (3 h)")
+        #expect(json["text"] as? String == "☀️ 26.8°C (3 h) (offline 3 h)", "a stale report never looks fresh")
         #expect((json["tooltip"] as? String)?.contains("3 h old (stale") == true)
         #expect(json["alt"] as? String == "clear")
     }
@@ -136,7 +136,7 @@ import Testing
 
     @Test func errorGlyphFollowsTheIconSet() {
         let error = LocationError.noSources(configPath: "/x")
-        #expect(WaybarReport.error(error, icons: .ascii).contains(#""text":"! no location""#))
-        #expect(WaybarReport.error(error, icons: .emoji).contains(#""text":"⚠️ no location""#))
+        #expect(WaybarReport.error(error, output: .init(icons: .ascii)).contains(#""text":"! no location""#))
+        #expect(WaybarReport.error(error, output: .init(icons: .emoji)).contains(#""text":"⚠️ no location""#))
     }
 }

@@ -125,8 +125,9 @@ import Testing
 
     @Test func alertsInText() async throws {
         let runner = try CommandRunner()
+        // Wide enough that each alert is one line (at 80 columns they wrap: TerminalWidthTests).
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather",
-                                           "--weather-replay", pirateReplay])
+                                           "--weather-replay", pirateReplay], environment: ["COLUMNS": "200"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").filter { $0.contains("Alert: ") }
         #expect(lines.count == 2)

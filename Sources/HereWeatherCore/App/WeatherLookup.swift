@@ -34,7 +34,9 @@ public struct WeatherLookup: Sendable {
         if recording == nil { try weatherProvider.checkConfigured() }
         let location = try await locationProvider.requestLocation(locationRequest)
         if let recording {
-            return (location, try weatherProvider.report(fromRecording: recording, units: units))
+            var report = try weatherProvider.report(fromRecording: recording, units: units)
+            report.freshness.replayed = true
+            return (location, report)
         }
         let deadline = ContinuousClock.now + .milliseconds(Int64(weatherTimeout * 1000))
         let query = WeatherQuery(coordinate: location.coordinate, units: units, deadline: deadline)

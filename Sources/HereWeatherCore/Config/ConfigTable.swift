@@ -162,6 +162,16 @@ final class ConfigTable {
         return text
     }
 
+    /// A status-bar failure line (`[output] format_error`): text with `FailureLine`'s %-codes.
+    func failureLine(_ key: String) throws -> FailureLine? {
+        guard let text = try string(key) else { return nil }
+        do {
+            return try FailureLine(text)
+        } catch {
+            throw invalid(key, "text with the codes " + FailureLine.codeHelp, .string(text))
+        }
+    }
+
     static func oneOf(_ names: [String]) -> String {
         let quoted = names.map { "\"\($0)\"" }
         return quoted.count == 1 ? quoted[0] : "one of " + quoted.joined(separator: ", ")

@@ -57,10 +57,14 @@ public struct Configuration: Sendable, Equatable {
         /// The glyph set for conditions (day and night variants).
         public var icons: Icons = .emoji
         public var clock: Clock = .twentyFourHour
+        /// `format_error`: the line `--format` and `--waybar` show on failure; `nil` is the
+        /// default (`FailureLine.defaultFormat`).
+        public var formatError: FailureLine?
 
-        public init(icons: Icons = .emoji, clock: Clock = .twentyFourHour) {
+        public init(icons: Icons = .emoji, clock: Clock = .twentyFourHour, formatError: FailureLine? = nil) {
             self.icons = icons
             self.clock = clock
+            self.formatError = formatError
         }
     }
 

@@ -59,6 +59,9 @@ public enum ConfigurationText {
     [output]
     icons = "emoji"           # "emoji", "nerd" (Nerd Fonts) or "ascii"
     clock = "24h"             # "24h" or "12h"
+    # What --format and --waybar print when there is no report: %c a warning sign (per icons),
+    # %e what is wrong in a few words ("no location"), %E its code ("no_location"), or text.
+    # format_error = "%c %e"
 
     [cache]
     ttl = 600                 # seconds a report stays fresh (longer if the service says so)
@@ -134,6 +137,7 @@ public enum ConfigurationText {
         lines += ["", "[privacy]", "coordinate_decimals = \(config.privacy.coordinateDecimals)",
                   "place_names = \(config.privacy.placeNames)"]
         lines += ["", "[output]", "icons = \(quote(config.output.icons.rawValue))", "clock = \(quote(config.output.clock.rawValue))"]
+        if let formatError = config.output.formatError { lines.append("format_error = \(quote(formatError.text))") }
         lines += ["", "[cache]", "ttl = \(number(config.cache.ttl))", "stale_limit = \(number(config.cache.staleLimit))"]
         lines += ["", "[weather]",
                   "provider = \(quote(config.weather.provider.rawValue))",

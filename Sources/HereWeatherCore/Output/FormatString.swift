@@ -5,15 +5,12 @@
 /// at once. `1` to `4` are wttr.in's preset formats.
 public struct FormatString: Sendable, Equatable {
     /// A piece of the format: text to copy, or a value to fill in.
-    public enum Token: Sendable, Equatable {
-        case literal(String)
-        case code(Code)
-    }
+    public typealias Token = PercentCodes.Token<Code>
 
     /// What a %-code stands for.
     public enum Code: String, Sendable, CaseIterable {
         case glyph, conditionWords, plainSymbol, temperature, feelsLike, wind, humidity
-        case precipitation, pressure, sunrise, sunset, place, provenance, age, alerts, percent
+        case precipitation, pressure, sunrise, sunset, place, provenance, age, staleMarker, alerts, percent
 
         /// The letter after `%`; sunrise also answers to wttr.in's `%S`.
         public var letter: Character {
@@ -32,6 +29,7 @@ public struct FormatString: Sendable, Equatable {
             case .place: return "l"
             case .provenance: return "L"
             case .age: return "a"
+            case .staleMarker: return "O"
             case .alerts: return "A"
             case .percent: return "%"
             }
@@ -54,6 +52,7 @@ public struct FormatString: Sendable, Equatable {
             case .place: return "place"
             case .provenance: return "location source and accuracy"
             case .age: return "age of the weather data"
+            case .staleMarker: return "\"(offline 3 h)\" when the report is stale, else nothing"
             case .alerts: return "weather alert title, \"+N\" for more; empty when none"
             case .percent: return "a % sign"
             }
@@ -83,46 +82,28 @@ public struct FormatString: Sendable, Equatable {
 
     /// Parses `text`; throws a `UsageError` naming an unknown code or a lone trailing `%`.
     public init(_ text: String) throws(UsageError) {
-        let source = Self.presets[text] ?? text
-        var tokens: [Token] = []
-        var literal = ""
-        var index = source.startIndex
-        while index < source.endIndex {
-            let character = source[index]
-            index = source.index(after: index)
-            guard character == "%" else {
-                literal.append(character)
-                continue
-            }
-            guard index < source.endIndex else {
+        do {
+            tokens = try PercentCodes.parse(Self.presets[text] ?? text, codes: Code.byLetter)
+        } catch {
+            switch error {
+            case .loneTrailingPercent:
                 throw UsageError("--format ends with a lone %; write %% for a percent sign.")
-            }
-            let letter = source[index]
-            index = source.index(after: index)
-            guard let code = Code.byLetter[letter] else {
+            case .unknownCode(let letter):
                 let known = (Code.allCases.map { "%\($0.letter)" } + ["%S"]).joined(separator: " ")
                 throw UsageError("--format has an unknown code %\(ServiceText.printable(String(letter))). Known codes: \(known) (see --help).")
             }
-            if code == .percent {
-                literal.append("%")
-                continue
-            }
-            if !literal.isEmpty { tokens.append(.literal(literal)) }
-            literal = ""
-            tokens.append(.code(code))
         }
-        if !literal.isEmpty { tokens.append(.literal(literal)) }
-        self.tokens = tokens
     }
 
-    /// The format filled in from `fields`.
+    /// Whether the format shows whether the report is stale (`%O`).
+    var marksStaleness: Bool { tokens.contains(.code(.staleMarker)) }
+
+    /// The format filled in from `fields`. A stale report never looks fresh: without `%O` in
+    /// the format, its marker ("(offline 3 h)") is added at the end.
     public func render(_ fields: ReportFields) -> String {
-        tokens.map { token in
-            switch token {
-            case .literal(let text): return text
-            case .code(let code): return fields.value(code)
-            }
-        }.joined()
+        let text = PercentCodes.render(tokens) { fields.value($0) }
+        guard fields.report.freshness.stale, !marksStaleness else { return text }
+        return text + " " + fields.staleMarker
     }
 }
 
@@ -145,6 +126,7 @@ extension ReportFields {
         case .provenance: return provenance
         case .age: return age
         case .alerts: return alerts
+        case .staleMarker: return staleMarker
         case .percent: return "%"
         }
     }

@@ -50,9 +50,9 @@ enum Formatting {
         return "±" + fixed(metres, 0) + " m"
     }
 
-    /// Pads `text` on the right to `width` characters.
+    /// Pads `text` on the right to `width` terminal columns (`TextWidth`).
     static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        TextWidth.pad(text, width)
     }
 
     /// "Sun 22 Nov" for a local `YYYY-MM-DD`.

@@ -8,7 +8,8 @@
 /// Precip   ·  ·  ·  ▁▁ ▃▃ ▅▅ ▂▂ ·  ·  ·  ·  ·   up to 40%, 1.2 mm in all
 /// ```
 ///
-/// With ASCII icons the bars are drawn with `_,-~=+*#` and "no chance" is a ".".
+/// With ASCII icons the bars are drawn with `_,-~=+*#` and "no chance" is a ".". On a
+/// narrow terminal the notes move below the chart, and only the hours that fit are drawn.
 public struct HourlyChart: Sendable {
     /// One row: a label column, the bars, and a note after them.
     public struct Row: Sendable, Equatable {
@@ -31,11 +32,14 @@ public struct HourlyChart: Sendable {
     static let asciiLevels: [Character] = ["_", ",", "-", "~", "=", "+", "*", "#"]
     static let labelWidth = 9
 
-    /// The hour row, the temperature row and the precipitation row.
-    public func lines() -> [Row] {
-        let hours = report.hourly
-        let labels = hours.map { Formatting.hourLabel($0.time, utcOffset: report.utcOffset, clock) }
-        let width = (labels.map(\.count).max() ?? 2) + 1
+    /// The hour row, the temperature row and the precipitation row, in at most `columns`
+    /// terminal columns; when the notes do not fit after the bars, rows of notes follow.
+    public func lines(width columns: Int = TerminalWidth.maximum) -> [Row] {
+        let allLabels = report.hourly.map { Formatting.hourLabel($0.time, utcOffset: report.utcOffset, clock) }
+        let width = (allLabels.map(\.count).max() ?? 2) + 1
+        let fitting = max(1, (columns - Self.labelWidth) / width)
+        let hours = Array(report.hourly.prefix(fitting))
+        let labels = Array(allLabels.prefix(fitting))
         let levels = ascii ? Self.asciiLevels : Self.blocks
         let header = labels.map { Formatting.pad($0, width) }.joined()
 
@@ -64,11 +68,16 @@ public struct HourlyChart: Sendable {
         }
         let precipitationNote = notes.isEmpty ? (highestChance == nil ? "chance not reported" : "none expected")
             : notes.joined(separator: ", ")
-        return [
+        let barsEnd = Self.labelWidth + hours.count * width
+        let notesFit = barsEnd + 1 + max(TextWidth.columns(temperatureNote), TextWidth.columns(precipitationNote)) <= columns
+        let rows = [
             Row(label: Formatting.pad("", Self.labelWidth), bars: header, note: ""),
-            Row(label: Formatting.pad("Temp", Self.labelWidth), bars: temperatureBars, note: " " + temperatureNote),
-            Row(label: Formatting.pad("Precip", Self.labelWidth), bars: chanceBars, note: " " + precipitationNote),
+            Row(label: Formatting.pad("Temp", Self.labelWidth), bars: temperatureBars, note: notesFit ? " " + temperatureNote : ""),
+            Row(label: Formatting.pad("Precip", Self.labelWidth), bars: chanceBars, note: notesFit ? " " + precipitationNote : ""),
         ]
+        if notesFit { return rows }
+        let noteLines = TextWidth.flow(["Temp \(temperatureNote)", "Precip \(precipitationNote)"], separator: " · ", width: columns)
+        return rows + noteLines.map { Row(label: "", bars: "", note: $0) }
     }
 
     /// One column: `fraction` (0...1) as a bar `width - 1` wide; a dot for a negative

@@ -66,6 +66,7 @@ public enum JSONReport {
             ("cached", .bool(report.freshness.cached)),
             ("age_s", .number(report.freshness.ageSeconds.rounded())),
             ("stale", .bool(report.freshness.stale)),
+            ("replayed", .bool(report.freshness.replayed)),
             ("place", .string(report.placeName)),
             ("country", .string(report.country)),
             ("utc_offset_s", .number(Double(report.utcOffset))),

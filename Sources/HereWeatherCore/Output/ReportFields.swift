@@ -85,6 +85,13 @@ public struct ReportFields: Sendable {
     /// How old the weather data is: "now", "5 min", "3 h".
     public var age: String { Formatting.age(report.freshness.ageSeconds) }
 
+    /// "(offline 3 h)" for a stale report (an old one, shown because the service could not be
+    /// reached); "" for any other.
+    public var staleMarker: String {
+        guard report.freshness.stale else { return "" }
+        return age == "now" ? "(offline)" : "(offline \(age))"
+    }
+
     /// The weather alerts in a few words ("Small Craft Advisory +1"); "" when there are none.
     public var alerts: String { AlertText.short(report.alerts) }
 

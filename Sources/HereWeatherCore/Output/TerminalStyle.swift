@@ -7,18 +7,24 @@ public struct TerminalStyle: Sendable {
     /// Draw charts (the hourly temperature and precipitation chart): on a terminal only, so
     /// piped output stays the plain tables.
     public let chart: Bool
+    /// Columns the text may use (`TerminalWidth`): lines are cut or wrapped to fit.
+    public let width: Int
 
-    public init(colour: Bool, glyphs: Bool, chart: Bool = false) {
+    public init(colour: Bool, glyphs: Bool, chart: Bool = false, width: Int = TerminalWidth.standard) {
         self.colour = colour
         self.glyphs = glyphs
         self.chart = chart
+        self.width = width
     }
 
-    /// The style for a stream: `isTerminal` from `isatty`, `environment` for `NO_COLOR`.
-    public static func forOutput(isTerminal: Bool, environment: [String: String]) -> TerminalStyle {
+    /// The style for a stream: `isTerminal` from `isatty`, `environment` for `NO_COLOR`,
+    /// `width` from `TerminalWidth`.
+    public static func forOutput(isTerminal: Bool, environment: [String: String],
+                                 width: Int = TerminalWidth.standard) -> TerminalStyle {
         let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
-        return TerminalStyle(colour: isTerminal && !noColour && !dumb, glyphs: isTerminal && !noColour, chart: isTerminal)
+        return TerminalStyle(colour: isTerminal && !noColour && !dumb, glyphs: isTerminal && !noColour, chart: isTerminal,
+                             width: width)
     }
 
     public static let plain = TerminalStyle(colour: false, glyphs: false)

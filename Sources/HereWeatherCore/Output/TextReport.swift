@@ -23,13 +23,14 @@ public struct TextReport: Sendable {
     /// The place: the location's name, the provider's, or the coordinates.
     var placeName: String { ReportFields(location: location, report: report).place }
 
-    /// The report lines (no trailing newline). On a terminal (`style.chart`) the hourly
-    /// table comes with a chart of temperature and precipitation above it.
+    /// The report lines (no trailing newline), each at most `style.width` columns. On a
+    /// terminal (`style.chart`) the hourly table comes with a chart of temperature and
+    /// precipitation above it.
     public func render(hourly: Bool = false, daily: Bool = false) -> String {
         var lines = summary()
         if hourly && style.chart && !report.hourly.isEmpty {
             let chart = HourlyChart(report: report, clock: output.clock, ascii: output.icons == .ascii)
-            lines += [""] + chart.lines().map { (style.dim($0.label) + $0.bars + style.dim($0.note)).trimmingSuffixSpaces }
+            lines += [""] + chart.lines(width: style.width).map { (style.dim($0.label) + $0.bars + style.dim($0.note)).trimmingSuffixSpaces }
         }
         if hourly { lines += [""] + hourlyTable() }
         if daily { lines += [""] + dailyTable() }
@@ -39,19 +40,21 @@ public struct TextReport: Sendable {
     func summary() -> [String] {
         let current = report.current
         let units = report.units
-        var lines: [String] = []
+        let width = style.width
         // A named fixed location is already the place shown: say only how it was had.
         let origin = location.source == .fixed && location.name != nil
             ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy) : Provenance.text(location)
-        lines.append(style.bold(placeName) + style.dim(" (\(origin))"))
-        if report.freshness.stale { lines.append("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago") }
+        var lines = headline(origin: "(\(origin))")
+        if report.freshness.stale {
+            lines.append(TextWidth.cut("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago", width))
+        }
 
         var sky = current.description.isEmpty ? current.condition.rawValue : current.description
         if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
         var temperature = temperatureText(current.temperature) ?? "temperature unknown"
         temperature = style.temperature(temperature, celsius: celsius(current.temperature))
-        if let feels = temperatureText(current.feelsLike) { temperature += ", feels like \(feels)" }
-        lines.append("\(sky), \(temperature)")
+        lines += TextWidth.flow([sky, temperature, temperatureText(current.feelsLike).map { "feels like \($0)" } ?? ""],
+                                separator: ", ", width: width)
 
         var details: [String] = []
         if let wind = windText(speed: current.windSpeed, direction: current.windDirection) {
@@ -61,18 +64,19 @@ public struct TextReport: Sendable {
         }
         if let humidity = current.humidity { details.append("Humidity \(Formatting.fixed(humidity, 0))%") }
         if let pressure = current.pressure { details.append("Pressure \(Formatting.fixed(pressure, 0)) hPa") }
-        if !details.isEmpty { lines.append(details.joined(separator: " · ")) }
+        lines += TextWidth.flow(details, separator: " · ", width: width)
 
         var more: [String] = [precipitationText(current.precipitation)]
         if let low = temperatureText(current.temperatureMin), let high = temperatureText(current.temperatureMax) {
             more.append("Today \(low) to \(high)")
         }
-        if let sunrise = clock(current.sunrise) { more.append("Sunrise \(sunrise)") }
-        if let sunset = clock(current.sunset) { more.append("Sunset \(sunset)") }
-        lines.append(more.joined(separator: " · "))
+        // Sunrise and sunset stay together on one line.
+        more.append([clock(current.sunrise).map { "Sunrise \($0)" }, clock(current.sunset).map { "Sunset \($0)" }]
+            .compactMap { $0 }.joined(separator: " · "))
+        lines += TextWidth.flow(more, separator: " · ", width: width)
         for alert in report.alerts {
-            let text = AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock)
-            lines.append(style.bold((style.glyphs ? AlertText.mark(output.icons) + "  " : "") + "Alert: ") + text)
+            lines += hanging(style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: ",
+                             AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock))
         }
         let observed = clock(current.time) ?? ""
         var source = "\(report.provider.displayName), \(observed) local time"
@@ -80,65 +84,90 @@ public struct TextReport: Sendable {
             let age = Formatting.age(report.freshness.ageSeconds)
             source += age == "now" ? ", cached just now" : ", cached \(age) ago"
         }
-        lines.append(style.dim(source))
+        lines += TextWidth.wrap(source, width).map(style.dim)
+        if let replay = replayNote { lines += TextWidth.wrap(replay, width).map(style.dim) }
         return lines
+    }
+
+    /// The place in bold and where the location came from, on one line when they fit; else
+    /// the origin on a line of its own, each cut to the width.
+    func headline(origin: String) -> [String] {
+        let width = style.width
+        if TextWidth.columns(placeName) + 1 + TextWidth.columns(origin) <= width {
+            return [style.bold(placeName) + style.dim(" " + origin)]
+        }
+        return [style.bold(TextWidth.cut(placeName, width))] + TextWidth.wrap(origin, width).map(style.dim)
+    }
+
+    /// `text` wrapped after `label` (in bold), its later lines indented under the text.
+    func hanging(_ label: String, _ text: String) -> [String] {
+        let indent = TextWidth.columns(label)
+        let wrapped = TextWidth.wrap(text, max(1, style.width - indent))
+        return wrapped.enumerated().map { index, line in
+            (index == 0 ? style.bold(label) : String(repeating: " ", count: indent)) + line
+        }
+    }
+
+    /// "Replayed: NMEA log and recorded Open-Meteo response" when any part of the report
+    /// was played back (`--replay`, `--weather-replay`) rather than live.
+    var replayNote: String? {
+        var parts: [String] = []
+        if location.source == .nmea { parts.append("NMEA log") }
+        if report.freshness.replayed { parts.append("recorded \(report.provider.displayName) response") }
+        return parts.isEmpty ? nil : "Replayed: " + parts.joined(separator: " and ")
     }
 
     func hourlyTable() -> [String] {
         let stepHours = max(1, report.hourlyStep / 3600)
         let title = stepHours == 1 ? "Next \(report.hourly.count) hours" : "Next \(report.hourly.count * stepHours) hours (\(stepHours)-hour steps)"
-        let rows = report.hourly.map { hour -> [String] in
-            [clock(hour.time) ?? "",
-             temperatureText(hour.temperature) ?? "-",
-             temperatureText(hour.feelsLike) ?? "-",
-             amountText(hour.precipitation),
-             hour.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-",
-             windText(speed: hour.windSpeed, direction: hour.windDirection) ?? "-",
-             skyText(hour.condition, hour.description, isDay: hour.isDay)]
-        }
-        return [style.bold(title)] + table(header: ["Time", "Temp", "Feels", "Precip", "Chance", "Wind", "Sky"], rows: rows)
+        let hours = report.hourly
+        let table = TextTable(columns: [
+            .init("Time", hours.map { clock($0.time) ?? "" }),
+            .init("Temp", hours.map { temperatureText($0.temperature) ?? "-" }),
+            .init("Feels", hours.map { temperatureText($0.feelsLike) ?? "-" }, dropOrder: 3),
+            .init("Precip", hours.map { amountText($0.precipitation) }, dropOrder: 1),
+            .init("Chance", hours.map { $0.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-" }, dropOrder: 2),
+            .init("Wind", hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection) ?? "-" },
+                  short: hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection, short: true) ?? "-" },
+                  dropOrder: 0),
+            .init("Sky", hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) }),
+        ])
+        return [style.bold(TextWidth.cut(title, style.width))] + styledHeader(table.lines(width: style.width))
     }
 
     func dailyTable() -> [String] {
-        let rows = report.daily.map { day -> [String] in
-            [Formatting.dayLabel(day.date),
-             temperatureText(day.temperatureMin) ?? "-",
-             temperatureText(day.temperatureMax) ?? "-",
-             amountText(day.precipitation),
-             day.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-",
-             day.windSpeedMax.map { Formatting.fixed($0, 1) + " " + report.units.speedSymbol } ?? "-",
-             skyText(day.condition, day.description, isDay: true)]
-        }
-        return [style.bold("Next \(report.daily.count) days")]
-            + table(header: ["Day", "Low", "High", "Precip", "Chance", "Wind", "Sky"], rows: rows)
+        let days = report.daily
+        let table = TextTable(columns: [
+            .init("Day", days.map { Formatting.dayLabel($0.date) }),
+            .init("Low", days.map { temperatureText($0.temperatureMin) ?? "-" }),
+            .init("High", days.map { temperatureText($0.temperatureMax) ?? "-" }),
+            .init("Precip", days.map { amountText($0.precipitation) }, dropOrder: 2),
+            .init("Chance", days.map { $0.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-" }, dropOrder: 3),
+            .init("Wind", days.map { $0.windSpeedMax.map { Formatting.fixed($0, 1) + " " + report.units.speedSymbol } ?? "-" },
+                  dropOrder: 1),
+            .init("Sky", days.map { skyText($0.condition, $0.description, isDay: true) }),
+        ])
+        return [style.bold("Next \(report.daily.count) days")] + styledHeader(table.lines(width: style.width))
     }
 
-    /// Left-aligned columns two spaces apart; the last column is not padded.
-    func table(header: [String], rows: [[String]]) -> [String] {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.enumerated().map { index, row in
-            let cells = row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : Formatting.pad(cell, widths[column])
-            }
-            let line = cells.joined(separator: "  ")
-            return index == 0 ? style.dim(line) : line
-        }
+    /// The table's lines with its header dimmed.
+    func styledHeader(_ lines: [String]) -> [String] {
+        lines.enumerated().map { $0.offset == 0 ? style.dim($0.element) : $0.element }
     }
 
     func temperatureText(_ value: Double?) -> String? {
         value.map { Formatting.fixed($0, 1) + " " + report.units.temperatureSymbol }
     }
 
-    func windText(speed: Double?, direction: Double?) -> String? {
-        Self.windWords(speed: speed, direction: direction, units: report.units)
+    func windText(speed: Double?, direction: Double?, short: Bool = false) -> String? {
+        Self.windWords(speed: speed, direction: direction, units: report.units, short: short)
     }
 
-    /// "4.9 m/s from NNE".
-    static func windWords(speed: Double?, direction: Double?, units: Units) -> String? {
+    /// "4.9 m/s from NNE"; `short`, "4.9 m/s NNE" (for a narrow table column).
+    static func windWords(speed: Double?, direction: Double?, units: Units, short: Bool = false) -> String? {
         guard let speed else { return nil }
         let text = Formatting.fixed(speed, 1) + " " + units.speedSymbol
-        return Formatting.compass(direction).map { "\(text) from \($0)" } ?? text
+        return Formatting.compass(direction).map { "\(text) \(short ? "" : "from ")\($0)" } ?? text
     }
 
     /// A time at the report's offset on the configured clock.

@@ -20,28 +20,13 @@ public enum WaybarReport {
                     alt: current.condition.rawValue)
     }
 
-    /// The line for a failure, so the bar shows what is wrong instead of nothing: a short
-    /// `text`, the whole message as `tooltip`, classes `error` and the error's code.
-    public static func error(_ error: any UserFacingError, icons: GlyphSet = .emoji) -> String {
-        let mark = icons == .emoji ? "⚠️ " : icons == .nerd ? "\u{F071} " : "! "
-        return line(text: mark + shortText(error.exitStatus), tooltip: "here-weather: " + ServiceText.printable(error.message),
-                    classes: ["error", error.exitStatus.code], alt: "error")
-    }
-
-    /// A few words for the bar, by exit status.
-    static func shortText(_ status: ExitStatus) -> String {
-        switch status {
-        case .noLocation: return "no location"
-        case .notPermitted: return "location off"
-        case .serviceUnavailable: return "weather offline"
-        case .configuration: return "config error"
-        case .noInput: return "no input"
-        case .usage: return "usage error"
-        case .cannotCreate: return "write error"
-        case .ioError: return "output error"
-        case .checkFailed: return "check failed"
-        case .ok: return "ok"
-        }
+    /// The line for a failure, so the bar shows what is wrong instead of nothing: `text` is
+    /// the failure line (`FailureLine`: "⚠️ no location" unless `[output] format_error` says
+    /// otherwise), the whole message is the `tooltip`, classes `error` and the error's code.
+    public static func error(_ error: any UserFacingError,
+                             output: Configuration.OutputSettings = Configuration.OutputSettings()) -> String {
+        line(text: FailureLine.render(error, output: output), tooltip: "here-weather: " + ServiceText.printable(error.message),
+             classes: ["error", error.exitStatus.code], alt: "error")
     }
 
     /// The tooltip: place, condition, temperatures, wind, humidity, sun, source, age.
@@ -64,7 +49,11 @@ public enum WaybarReport {
         }
         lines.append("Location: \(fields.provenance)")
         var age = "\(fields.report.provider.displayName), "
-        age += fields.age == "now" ? "updated now" : "\(fields.age) old"
+        if fields.report.freshness.replayed {
+            age += "replayed from a recording"
+        } else {
+            age += fields.age == "now" ? "updated now" : "\(fields.age) old"
+        }
         if fields.report.freshness.stale { age += " (stale: the service could not be reached)" }
         lines.append(age)
         return lines.joined(separator: "\n")

@@ -44,7 +44,7 @@ public struct WeatherReport: Sendable {
     }
 }
 
-/// Where a report came from: the service just now, or the cache.
+/// Where a report came from: the service just now, the cache, or a recording.
 public struct Freshness: Sendable, Equatable {
     /// Served from the cache rather than the service.
     public var cached = false
@@ -52,11 +52,14 @@ public struct Freshness: Sendable, Equatable {
     public var ageSeconds: Double = 0
     /// Older than the cache's TTL, shown because the service could not be reached.
     public var stale = false
+    /// Decoded from a recorded response (`--weather-replay`), not asked of the service.
+    public var replayed = false
 
-    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false) {
+    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false, replayed: Bool = false) {
         self.cached = cached
         self.ageSeconds = ageSeconds
         self.stale = stale
+        self.replayed = replayed
     }
 }
 

@@ -1,0 +1,72 @@
+/// A table of left-aligned columns two spaces apart, laid out to fit a width.
+///
+/// Widths are terminal columns (`TextWidth`), so a column of emoji lines up. The last
+/// column is free text (the sky in words) and is not padded. When the table is wider than
+/// `width`: first the columns that have a shorter form use it ("4.9 m/s NNE" for "4.9 m/s
+/// from NNE"); then columns with a `dropOrder` are left out, highest first, while the free
+/// column would get less than `freeMinimum` columns; then the free column is cut ("…").
+/// Every line then fits, down to `TerminalWidth.minimum`.
+struct TextTable {
+    struct Column {
+        var header: String
+        var cells: [String]
+        /// The same cells in fewer columns, used when the table is too wide.
+        var shortCells: [String]?
+        /// May be left out on a narrow terminal; the higher, the sooner.
+        var dropOrder: Int?
+
+        init(_ header: String, _ cells: [String], short: [String]? = nil, dropOrder: Int? = nil) {
+            self.header = header
+            self.cells = cells
+            self.shortCells = short
+            self.dropOrder = dropOrder
+        }
+
+        /// The most columns a cell of this column takes, its header included.
+        var width: Int { ([header] + cells).map(TextWidth.columns).max() ?? 0 }
+    }
+
+    static let gap = "  "
+    /// Columns the last column should keep before other columns are left out.
+    static let freeMinimum = 16
+
+    var columns: [Column]
+
+    /// The table's lines, the header first (unstyled).
+    func lines(width: Int) -> [String] {
+        var shown = columns
+        if layoutWidth(shown.dropLast()) + (shown.last?.width ?? 0) > width {
+            for index in shown.indices { shown[index].cells = shown[index].shortCells ?? shown[index].cells }
+        }
+        while layoutWidth(shown.dropLast()) + Self.freeMinimum > width, let drop = Self.nextToDrop(shown) {
+            shown.remove(at: drop)
+        }
+        guard let free = shown.last else { return [] }
+        let fixed = Array(shown.dropLast())
+        let widths = fixed.map(\.width)
+        let room = max(1, width - layoutWidth(fixed))
+        let rowCount = ([free.cells.count] + fixed.map(\.cells.count)).max() ?? 0
+        return (-1..<rowCount).map { row in
+            let cells = fixed.indices.map { index in
+                TextWidth.pad(Self.cell(fixed[index], row), widths[index])
+            }
+            return (cells + [TextWidth.cut(Self.cell(free, row), room)]).joined(separator: Self.gap).trimmingSuffixSpaces
+        }
+    }
+
+    /// The columns the fixed (padded) columns and their gaps take, before the free column.
+    func layoutWidth(_ fixed: some Collection<Column>) -> Int {
+        fixed.reduce(0) { $0 + $1.width + Self.gap.count }
+    }
+
+    /// The column to leave out next: the highest `dropOrder`, never the free column.
+    static func nextToDrop(_ shown: [Column]) -> Int? {
+        shown.indices.dropLast().compactMap { index in shown[index].dropOrder.map { (index, $0) } }
+            .max { $0.1 < $1.1 }?.0
+    }
+
+    /// Row `row` of `column`; -1 is the header.
+    static func cell(_ column: Column, _ row: Int) -> String {
+        row < 0 ? column.header : row < column.cells.count ? column.cells[row] : ""
+    }
+}
