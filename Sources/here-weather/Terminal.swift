@@ -50,14 +50,15 @@ enum Terminal {
         if status == .success {
             do { try output(message) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
         } else {
-            warn(message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            for line in message.split(separator: "\n", omittingEmptySubsequences: false) { standardError(String(line)) }
         }
         return status.rawValue
     }
 
-    /// Writes `lines` to stderr.
-    static func warn(_ lines: [String]) {
-        for line in lines { standardError(line) }
+    /// Writes each warning (a bare message from Core) to stderr as one line in the one
+    /// warning style: `here-weather: warning: ...` (`WarningStyle`).
+    static func warn(_ warnings: [String]) {
+        for warning in warnings { standardError(WarningStyle.line(warning)) }
     }
 
     /// Writes `line` to stderr as one line: control characters in any text it echoes (a city
