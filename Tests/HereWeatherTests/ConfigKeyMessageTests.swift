@@ -138,6 +138,7 @@ import Testing
             #expect(checked.contains(Named(table: "weather." + provider.rawValue, key: "base_url")), "\(provider)")
         }
         #expect(checked.contains(Named(table: "weather", key: "timeout")))
+        #expect(checked.contains(Named(table: "weather", key: "provider")))
         #expect(checked.contains(Named(table: "location.gpsd", key: "port")))
         #expect(checked.contains(Named(table: "weather.open-meteo", key: "geocoding_url")))
         #expect(checked.count > 25, "\(checked)")

@@ -161,13 +161,13 @@ public enum WeatherError: UserFacingError, ServiceFailure {
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
         case .missingKey(let service, let howToSet):
-            return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+            return "\(service) needs an API key: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .undecodable(let service, let reason):
             return "\(service) sent a response that is not weather data: \(reason). Check \(Self.baseURL(service)), or try again later."
         case .recordingUnreadable(let path, let reason):
             return "Cannot read the weather recording \(path): \(reason)."
         case .missingContact(let service, let howToSet):
-            return "\(service)'s terms require requests to identify you: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+            return "\(service)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .identificationRefused(let service, let userAgent):
             return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
         case .insecureBaseURL(let service, let key):

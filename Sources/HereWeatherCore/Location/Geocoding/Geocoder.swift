@@ -60,7 +60,7 @@ public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
         case .missingKey(let service, let howToSet):
-            return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+            return "\(service) needs an API key: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .undecodable(let service, let reason):
             return "\(service) sent a response that is not a list of places: \(reason). Check \(Self.urlKey(service)) in the config, or try again later."
         case .insecureBaseURL(let service, let key):
