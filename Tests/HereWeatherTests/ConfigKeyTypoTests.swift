@@ -42,6 +42,15 @@ import Testing
         #expect(try warnings(text) == [expected])
     }
 
+    @Test func warningsComeInTheOrderOfTheFile() throws {
+        // A misspelt table at the top level comes after the keys above it in nested tables.
+        #expect(try warnings("[location]\nsoruces = []\n[locaton]\n[weather]\ncolour = 1\n") == [
+            "unknown key location.soruces at \(Self.path):2 (ignored); did you mean 'location.sources'?",
+            "unknown key locaton at \(Self.path):3 (ignored); did you mean 'location'?",
+            "unknown key weather.colour at \(Self.path):5 (ignored)",
+        ])
+    }
+
     @Test func onlyTheKeysOfTheSameTableAreSuggested() throws {
         // `port` is a key of [location.gpsd], not of [location]: no suggestion that would not load.
         #expect(try warnings("[location]\nport = 2947\n") == ["unknown key location.port at \(Self.path):2 (ignored)"])

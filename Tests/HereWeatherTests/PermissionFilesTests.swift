@@ -47,9 +47,9 @@ import Testing
         let policy = try SystemPolicy.parse("[location]\nbluetooth = 1\n[location.ip]\npermission = \"restricted\"\nnote = \"x\"\n[other]\n", path: Self.path)
         #expect(policy.restricted == [.ip])
         #expect(policy.warnings == [
-            "unknown key other in the system policy \(Self.path):6 (ignored)",
             "unknown key location.bluetooth in the system policy \(Self.path):2 (ignored)",
             "unknown key location.ip.note in the system policy \(Self.path):5 (ignored)",
+            "unknown key other in the system policy \(Self.path):6 (ignored)",
         ])
     }
 

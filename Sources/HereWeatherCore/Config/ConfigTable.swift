@@ -67,14 +67,16 @@ final class ConfigTable {
         self.members = members
     }
 
-    /// The keys nobody asked for, in this table and the tables opened from it, in file order
-    /// within each table, each with the valid key of its table nearest to it.
+    /// The keys nobody asked for, in this table and the tables opened from it, in the order
+    /// they are written in the file, each with the valid key of its table nearest to it.
     var unknownKeys: [UnknownConfigKey] {
         let here = members.filter { !asked.contains($0.key) }.map { member in
             UnknownConfigKey(key: qualified(member.key), position: member.position,
                              suggestion: Suggestion.nearest(to: member.key, among: asked).map(qualified))
         }
-        return here + children.flatMap(\.unknownKeys)
+        return (here + children.flatMap(\.unknownKeys)).sorted {
+            ($0.position.line, $0.position.column) < ($1.position.line, $1.position.column)
+        }
     }
 
     func qualified(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
