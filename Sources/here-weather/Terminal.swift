@@ -51,9 +51,10 @@ enum Terminal {
         return ExitStatus.ok.rawValue
     }
 
-    /// Writes `lines` to stderr.
-    static func warn(_ lines: [String]) {
-        for line in lines { standardError(line) }
+    /// Writes each warning (a bare message from Core) to stderr as one line in the one
+    /// warning style: `here-weather: warning: ...` (`WarningStyle`).
+    static func warn(_ warnings: [String]) {
+        for warning in warnings { standardError(WarningStyle.line(warning)) }
     }
 
     /// Writes `line` to stderr as one line: control characters in any text it echoes (a city

@@ -57,6 +57,27 @@ import HereWeatherHTTP
         #expect(CityQuery(" , AU") == nil)
     }
 
+    @Test func usStateAbbreviations() throws {
+        // A state's abbreviation asks the service for the US, and matches the state.
+        let florida = try #require(CityQuery("Melbourne, FL"))
+        #expect(florida.countryCode == "US" && florida.stateCode == "FL")
+        #expect(CityQuery("Portland, or")?.countryCode == "US")
+        // One that is also a country code (California or Canada) filters on neither.
+        let ca = try #require(CityQuery("San Diego, CA"))
+        #expect(ca.countryCode == nil && ca.stateCode == nil)
+        #expect(CityQuery("Berlin, DE")?.countryCode == nil)
+        #expect(CityQuery("Melbourne, AU")?.countryCode == "AU")
+        #expect(CityQuery("Melbourne, FL, US")?.stateCode == nil)
+        let place = GeocodedPlace(name: "Melbourne", coordinate: Coordinate(latitude: 28.08, longitude: -80.61),
+                                  countryCode: "US", country: "United States", region: "Florida")
+        #expect(florida.matches(place))
+        #expect(try #require(CityQuery("Melbourne, fl, us")).matches(place))
+        #expect(ca.matches(GeocodedPlace(name: "San Diego", coordinate: Coordinate(latitude: 32.7, longitude: -117.2),
+                                         countryCode: "US", region: "California")))
+        #expect(!florida.matches(GeocodedPlace(name: "Melbourne", coordinate: Coordinate(latitude: 0, longitude: 0),
+                                               countryCode: "AU", region: "Victoria")))
+    }
+
     // MARK: Open-Meteo
 
     @Test func openMeteoTakesTheFirstResultAndSendsTheDocumentedQuery() async throws {
@@ -90,6 +111,30 @@ import HereWeatherHTTP
         #expect(both.coordinate == Coordinate(latitude: 36.05951, longitude: -91.90848))
     }
 
+    @Test func openMeteoStateAbbreviationPicksTheStateAndAsksForTheUS() async throws {
+        let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
+        let florida = try await openMeteo(server, "Melbourne, FL")
+        #expect(florida.name == "Melbourne, Florida, US")
+        #expect(server.requests.last?.hasSuffix("&countryCode=US") == true)
+        let iowa = try await openMeteo(server, "Melbourne, ia")
+        #expect(iowa.name == "Melbourne, Iowa, US")
+        // CA: California or Canada. Nothing is filtered; the first place either names wins.
+        let ca = try await openMeteo(server, "Melbourne, CA")
+        #expect(ca.name == "Melbourne, Quebec, CA")
+        #expect(server.requests.last?.contains("countryCode") == false)
+    }
+
+    @Test func aNearMissOfTheQualifierSuggestsThePlace() async throws {
+        let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
+        let typo = try #require(await failure { try await openMeteo(server, "Melbourne, Florda") })
+        #expect(typo.exitStatus == .noLocation)
+        #expect(typo.message == "No place named \"Melbourne\" in Florda; did you mean \"Melbourne, Florida, US\"?")
+        let code = try #require(await failure { try await openMeteo(server, "Melbourne, FK") })
+        #expect(code.message == "No place named \"Melbourne\" in FK; did you mean \"Melbourne, Florida, US\"?")
+        let two = try #require(await failure { try await openMeteo(server, "Melbourne, Arkansass, US") })
+        #expect(two.message == "No place named \"Melbourne\" in Arkansass, US; did you mean \"Melbourne, Arkansas, US\"?")
+    }
+
     @Test func openMeteoNoResultsIsExit75WithAdvice() async throws {
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/no-results.json")])
         let error = try #require(await failure { try await openMeteo(server, "Xyzzyville") })
@@ -101,7 +146,7 @@ import HereWeatherHTTP
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
         let error = try #require(await failure { try await openMeteo(server, "Melbourne, Texas") })
         #expect(error.exitStatus == .noLocation)
-        #expect(error.message.hasPrefix("No place named \"Melbourne, Texas\" found (found only: Melbourne, Victoria, AU; Melbourne, Florida, US;"))
+        #expect(error.message.hasPrefix("No place named \"Melbourne\" in Texas (found only: Melbourne, Victoria, AU; Melbourne, Florida, US;"))
     }
 
     @Test func openMeteoHTTP500IsExit69() async throws {
@@ -161,11 +206,21 @@ import HereWeatherHTTP
         #expect(gb.name == "Melbourne, England, GB")
     }
 
+    @Test func openWeatherMapStateAbbreviationGoesAsTheDocumentedStateCode() async throws {
+        let server = try FixtureServer { target in
+            target.contains("q=Melbourne,FL,US&") ? .fixture("geocoding/openweathermap/melbourne-us.json")
+                : .fixture("geocoding/openweathermap/melbourne.json")
+        }
+        let florida = try await openWeatherMap(server, "Melbourne, FL")
+        #expect(florida.name == "Melbourne, Florida, US")
+        #expect(server.requests.last?.hasPrefix("/geo/1.0/direct?q=Melbourne,FL,US&limit=5&appid=") == true)
+    }
+
     @Test func openWeatherMapEmptyListIsExit75() async throws {
         let server = try FixtureServer(routes: [Self.owmPath: .fixture("geocoding/openweathermap/no-results.json")])
         let error = try #require(await failure { try await openWeatherMap(server, "Xyzzyville, AU") })
         #expect(error.exitStatus == .noLocation)
-        #expect(error.message.contains("No place named \"Xyzzyville, AU\" found"))
+        #expect(error.message.contains("No place named \"Xyzzyville\" found in AU; check the spelling"))
     }
 
     @Test func openWeatherMapKeyNeverAppearsInErrors() async throws {
@@ -253,6 +308,28 @@ import HereWeatherHTTP
         let failed = try await runner(broken).run(["where", "--city", "Melbourne"])
         #expect(failed.status == 69)
         #expect(failed.stderr.contains("Open-Meteo geocoding answered HTTP 500"))
+    }
+
+    @Test func binaryFindsAUSStateByItsAbbreviation() async throws {
+        // Issue 15: "Melbourne, FL" listed "Melbourne, Florida, US" among the places found,
+        // then answered "no place named".
+        let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
+        let result = try await runner(server).run(["where", "--city", "Melbourne, FL", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let location = try #require(result.json?["location"] as? [String: Any])
+        #expect(location["name"] as? String == "Melbourne, Florida, US")
+        #expect(server.requests == ["/v1/search?name=Melbourne&count=10&language=en&format=json&countryCode=US"])
+    }
+
+    @Test func binarySuggestsThePlaceAQualifierNearlyNames() async throws {
+        let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
+        let result = try await runner(server).run(["where", "--city", "Melbourne, Florda"])
+        #expect(result.status == 75)
+        #expect(result.stderr == "here-weather: No place named \"Melbourne\" in Florda; did you mean \"Melbourne, Florida, US\"?\n")
+        let texas = try await runner(server).run(["where", "--city", "Melbourne, TX"])
+        #expect(texas.status == 75)
+        #expect(texas.stderr.hasPrefix("here-weather: No place named \"Melbourne\" in TX (found only: Melbourne, Victoria, AU;"))
+        #expect(texas.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func binaryUsesTheOpenWeatherMapGeocoderAndHidesTheKey() async throws {

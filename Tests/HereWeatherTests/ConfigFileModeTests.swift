@@ -42,7 +42,7 @@ import Testing
             #expect(warnings.isEmpty, "\(warnings)")
             return
         }
-        #expect(warnings == ["warning: \(path) holds an API key or token and is readable by \(readers) (mode 0\(String(modeCase.mode, radix: 8))); run `chmod 600 \(path)`"])
+        #expect(warnings == ["\(path) holds an API key or token and is readable by \(readers) (mode 0\(String(modeCase.mode, radix: 8))); run `chmod 600 \(path)`"])
     }
 
     @Test func aPathThatNeedsQuotingIsQuotedForTheShell() throws {
@@ -57,7 +57,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: runner.configPath)
         let exposed = try await runner.run(["where", "--lat", "27.95", "--lon", "-82.46"])
         #expect(exposed.status == 0)
-        #expect(exposed.stderr == "warning: \(runner.configPath) holds an API key or token and is readable by every user (mode 0644); run `chmod 600 \(runner.configPath)`\n")
+        #expect(exposed.stderr == "here-weather: warning: \(runner.configPath) holds an API key or token and is readable by every user (mode 0644); run `chmod 600 \(runner.configPath)`\n")
         #expect(!exposed.stderr.contains("0123456789abcdef"))
 
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: runner.configPath)

@@ -174,9 +174,9 @@ import Testing
 
     static let notGPSD: [NotGPSD] = [
         NotGPSD(name: "text garbage", behaviour: .init(greeting: Array("SSH-2.0-OpenSSH_9.2\r\nhello\r\n".utf8), closes: false),
-                timeout: 120, says: "answered, but not as gpsd", advice: "Check host and port under [location.gpsd]"),
+                timeout: 120, says: "answered, but not as gpsd", advice: "Check [location.gpsd] host and port"),
         NotGPSD(name: "binary", behaviour: .init(greeting: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }, closes: false),
-                timeout: 120, says: "answered, but not as gpsd", advice: "Check host and port under [location.gpsd]"),
+                timeout: 120, says: "answered, but not as gpsd", advice: "Check [location.gpsd] host and port"),
         NotGPSD(name: "a greeting, then invalid JSON", behaviour: .init(
                     greeting: version + Array(#"{"class":"TPV","mode":3,"lat":"north",{{{"#.utf8) + [13, 10] + Array("}}]]\r\n".utf8),
                     closes: false),

@@ -272,7 +272,7 @@ import HereWeatherHTTP
         } catch let error as LocationError {
             #expect(!error.message.contains(Self.token))
             #expect(error.message.contains("Token [redacted] is not valid"))
-            #expect(error.message.contains("check the token under [location.ip.ipinfo]"))
+            #expect(error.message.contains("check [location.ip.ipinfo] token"))
         }
         #expect(server.requests == [target(.ipinfo)])
         #expect(!server.requests.joined().contains(Self.token))

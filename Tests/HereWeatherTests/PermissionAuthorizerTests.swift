@@ -185,7 +185,7 @@ import Testing
         let resolver = PermissionTests.resolver()
         let prompt = ScriptedPrompt(["y"])
         try await TerminalPermissionAuthorizer(resolver: resolver, store: store, prompt: prompt).authorize(.gpsd)
-        #expect(prompt.told.contains { $0.hasPrefix("warning: Cannot remember the decision") })
+        #expect(prompt.told.contains { $0.hasPrefix("here-weather: warning: Cannot remember the decision") })
     }
 
     @Test func alwaysReplacesACorruptStore() async throws {

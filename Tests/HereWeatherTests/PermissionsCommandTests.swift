@@ -168,7 +168,7 @@ import Testing
         try "[decisions\ngpsd = ".write(toFile: user.storePath, atomically: true, encoding: .utf8)
         let show = try await user.run([])
         #expect(show.status == 0)
-        #expect(show.stderr.contains("warning: ignoring the remembered location permissions in \(user.storePath)"))
+        #expect(show.stderr.contains("here-weather: warning: ignoring the remembered location permissions in \(user.storePath)"))
         #expect(user.row(show, "gpsd") == ["gpsd", "ask", "default"])
         #expect(try await user.run(["deny", "gpsd"]).status == 0)
         let after = try await user.run([])

@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: valid) func acceptsValidDocument(_ name: String) throws {
         let bytes = Array(Fixtures.data("toml-test/" + name))
-        let members: [(key: String, value: ConfigNode)]
+        let members: [ConfigMember]
         do {
             members = try TOMLParser.parse(bytes: bytes)
         } catch {

@@ -177,7 +177,7 @@ import HereWeatherWiFi
     static let failures: [(String, Int, [(String, String)], String)] = [
         ("wifi/geolocate/not-found.json", 404, [], "not in 127.0.0.1's database (HTTP 404)"),
         ("wifi/geolocate/parse-error.json", 400, [], "the request was refused (HTTP 400): Parse Error"),
-        ("wifi/geolocate/key-invalid.json", 403, [], "access refused (HTTP 403): Missing or invalid API key; check key under [location.wifi]"),
+        ("wifi/geolocate/key-invalid.json", 403, [], "access refused (HTTP 403): Missing or invalid API key; check [location.wifi] key"),
         ("wifi/geolocate/rate-limited.json", 429, [("Retry-After", "120")], "rate limited (HTTP 429, retry after 120 s): Too many requests, please slow down"),
         ("wifi/geolocate/server-error.html", 502, [], "server error (HTTP 502)"),
     ]

@@ -156,7 +156,7 @@ struct MissingNMEAPathProvider: LocationSourceProvider {
     let configPath: String
     var source: LocationSource { .nmea }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
-        throw LocationError.nmeaUnreadable(path: "(none)", reason: "[location.nmea] path is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
+        throw LocationError.nmeaUnreadable(path: "(none)", reason: "\(ConfigKey.nmeaPath) is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
     }
 }
 

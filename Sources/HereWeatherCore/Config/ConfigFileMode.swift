@@ -15,7 +15,7 @@ enum ConfigFileMode {
         let mode = info.st_mode & 0o777
         guard mode & 0o044 != 0 else { return nil }
         let readers = mode & 0o004 != 0 ? "every user" : "its group"
-        return "warning: \(path) holds an API key or token and is readable by \(readers) (mode \(octal(mode))); run `chmod 600 \(shellQuoted(path))`"
+        return "\(path) holds an API key or token and is readable by \(readers) (mode \(octal(mode))); run `chmod 600 \(shellQuoted(path))`"
     }
 
     /// Whether the file set any secret.

@@ -1,6 +1,14 @@
+/// One key of a TOML table: its value and where the key is first written (for a table, its
+/// header or the first dotted key that names it).
+struct ConfigMember: Sendable {
+    let key: String
+    let value: ConfigNode
+    let position: TOMLPosition
+}
+
 /// A TOML value, as `TOMLParser` reads it.
 indirect enum ConfigNode: Sendable {
-    case table([(key: String, value: ConfigNode)])
+    case table([ConfigMember])
     case array([ConfigNode])
     case string(String)
     case integer(Int)
@@ -11,7 +19,7 @@ indirect enum ConfigNode: Sendable {
     case other(String)
 
     /// Parses a TOML document; throws `TOMLSyntaxError` with a line and column.
-    static func parse(_ text: String) throws(TOMLSyntaxError) -> [(key: String, value: ConfigNode)] {
+    static func parse(_ text: String) throws(TOMLSyntaxError) -> [ConfigMember] {
         try TOMLParser.parse(text)
     }
 
@@ -42,30 +50,39 @@ indirect enum ConfigNode: Sendable {
     }
 }
 
-/// Reads one TOML table of the config file, key by key, remembering which keys were read
-/// so that the rest can be reported as unknown.
+/// Reads one TOML table of the config file, key by key, remembering which keys were asked
+/// for: the keys a table may hold are exactly those its reader asks for (the schema lives in
+/// the reader, in one place), so the rest are reported as unknown, with the nearest valid key.
 final class ConfigTable {
     let path: String
     let prefix: String
-    private let members: [(key: String, value: ConfigNode)]
-    private var read: Set<String> = []
+    private let members: [ConfigMember]
+    /// The keys asked for, in the order asked (ties in a suggestion go to the earlier one).
+    private var asked: [String] = []
     private var children: [ConfigTable] = []
 
-    init(path: String, prefix: String, members: [(key: String, value: ConfigNode)]) {
+    init(path: String, prefix: String, members: [ConfigMember]) {
         self.path = path
         self.prefix = prefix
         self.members = members
     }
 
-    /// Dotted names of the keys nobody read, in this table and the tables opened from it.
-    var unknownKeys: [String] {
-        members.filter { !read.contains($0.key) }.map { qualified($0.key) } + children.flatMap(\.unknownKeys)
+    /// The keys nobody asked for, in this table and the tables opened from it, in the order
+    /// they are written in the file, each with the valid key of its table nearest to it.
+    var unknownKeys: [UnknownConfigKey] {
+        let here = members.filter { !asked.contains($0.key) }.map { member in
+            UnknownConfigKey(key: qualified(member.key), position: member.position,
+                             suggestion: Suggestion.nearest(to: member.key, among: asked).map(qualified))
+        }
+        return (here + children.flatMap(\.unknownKeys)).sorted {
+            ($0.position.line, $0.position.column) < ($1.position.line, $1.position.column)
+        }
     }
 
     func qualified(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
 
     private func value(_ key: String) -> ConfigNode? {
-        read.insert(key)
+        if !asked.contains(key) { asked.append(key) }
         return members.first { $0.key == key }?.value
     }
 
@@ -179,5 +196,22 @@ final class ConfigTable {
 
     static func format(_ value: Double) -> String {
         value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}
+
+/// A key that no reader asked for: ignored, and reported with where it is written and the
+/// valid key it most likely meant.
+struct UnknownConfigKey: Equatable {
+    /// The dotted name: `location.soruces`.
+    let key: String
+    let position: TOMLPosition
+    /// The nearest valid key of the same table, dotted: `location.sources`.
+    let suggestion: String?
+
+    /// The warning (without the program's prefix, which `WarningStyle` adds):
+    /// `unknown key location.soruces at /path/config.toml:3 (ignored); did you mean 'location.sources'?`.
+    /// `file` says where, before the line number: "at /path/config.toml", "in the system policy /etc/...".
+    func warning(_ file: String) -> String {
+        "unknown key \(key) \(file):\(position.line) (ignored)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     }
 }

@@ -12,7 +12,8 @@ public enum ConfigurationLoader {
         public var path: String
         /// Whether the file exists (a missing file means defaults).
         public var fileExists: Bool
-        /// Warnings for stderr, one line each: unknown keys, a secret in a file others can read.
+        /// Warnings for stderr, one line each, without the program's prefix (`WarningStyle`):
+        /// unknown keys, a secret in a file others can read.
         public var warnings: [String]
     }
 
@@ -35,7 +36,7 @@ public enum ConfigurationLoader {
 
     /// Parses config text; `path` is used in messages only.
     public static func parse(_ text: String, path: String) throws -> (Configuration, [String]) {
-        let members: [(key: String, value: ConfigNode)]
+        let members: [ConfigMember]
         do {
             members = try ConfigNode.parse(text)
         } catch {
@@ -69,7 +70,7 @@ public enum ConfigurationLoader {
                 ?? config.privacy.coordinateDecimals
             config.privacy.placeNames = try privacy.bool("place_names") ?? config.privacy.placeNames
         }
-        let warnings = root.unknownKeys.map { "warning: unknown key \($0) in \(path) (ignored)" }
+        let warnings = root.unknownKeys.map { $0.warning("at \(path)") }
         return (config, warnings)
     }
 

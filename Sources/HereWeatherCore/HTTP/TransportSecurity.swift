@@ -16,26 +16,29 @@ public enum TransportSecurity {
     }
 
     /// Throws the `ConfigError` for a location service's URL at config key `key`
-    /// (`location.wifi.base_url`) that is not an http(s) URL with a host, or that this rule
+    /// (`[location.wifi] base_url`) that is not an http(s) URL with a host, or that this rule
     /// does not permit; `example` names a case where plain http is the only way.
-    static func requireSecure(_ url: String, allowPlainHTTP: Bool, key: String, configPath: String, example: String = "") throws {
+    static func requireSecure(_ url: String, allowPlainHTTP: Bool, key: ConfigKey, configPath: String, example: String = "") throws {
         let lower = url.lowercased()
         let shown = "\"\(ServiceURL.withoutUserInfo(url))\""
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), !ServiceURL(url).host.isEmpty else {
-            throw ConfigError.invalidValue(path: configPath, key: key, expected: "an https:// URL", found: shown)
+            throw ConfigError.invalidValue(path: configPath, key: key.dotted, expected: "an https:// URL", found: shown)
         }
         if permits(url, allowPlainHTTP: allowPlainHTTP) { return }
-        let table = key.split(separator: ".").dropLast().joined(separator: ".")
         throw ConfigError.invalidValue(
-            path: configPath, key: key,
-            expected: "an https:// URL (plain http lets anyone on the network read the request and change the answer; if you accept that\(example), set allow_plain_http = true under [\(table)])",
+            path: configPath, key: key.dotted,
+            expected: "an https:// URL (plain http lets anyone on the network read the request and change the answer; if you accept that\(example), set \(allowPlainHTTPSetting(key)))",
             found: shown)
     }
 
-    /// The refusal's text for the URL at config key `key` (`weather.metno.base_url`): what is
+    /// The refusal's text for the URL at config key `key` (`[weather.metno] base_url`): what is
     /// wrong and the two ways to fix it.
-    static func refusal(service: String, key: String) -> String {
-        let table = key.split(separator: ".").dropLast().joined(separator: ".")
-        return "\(service)'s \(key) is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key) to an https:// URL, or, if you accept that, set allow_plain_http = true under [\(table)] (127.0.0.1 and localhost need neither)."
+    static func refusal(service: String, key: ConfigKey) -> String {
+        "\(service)'s \(key.dotted) is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key.dotted) to an https:// URL, or, if you accept that, set \(allowPlainHTTPSetting(key)) (127.0.0.1 and localhost need neither)."
+    }
+
+    /// "allow_plain_http = true under [weather.metno]", for the URL at `key`.
+    private static func allowPlainHTTPSetting(_ key: ConfigKey) -> String {
+        "\(key.allowPlainHTTP.name) = true under [\(key.table)]"
     }
 }

@@ -49,34 +49,34 @@ public enum LocationError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .noFixedLocation(let path):
-            return "No location: no fixed location is configured. Add latitude and longitude under [location.fixed] in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
+            return "No location: no fixed location is configured. Set \(ConfigKey.both(.fixedLatitude, .fixedLongitude)) in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
         case .noSources(let path):
-            return "No location: [location] sources is empty in \(path). List at least one source, e.g. sources = [\"fixed\"], or pass --lat and --lon."
+            return "No location: \(ConfigKey.locationSources) is empty in \(path). List at least one source, e.g. sources = [\"fixed\"], or pass --lat and --lon."
         case .noSourcePresent(let path):
-            return "No location: no location source was found on this machine (gpsd, GeoClue, Wi-Fi). Set a fixed location under [location.fixed] in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
+            return "No location: no location source was found on this machine (gpsd, GeoClue, Wi-Fi). Set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude))) in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
         case .allSourcesFailed(let reasons):
             return reasons.count == 1 ? reasons[0] : "No location from any source: " + reasons.joined(separator: "; ")
         case .gpsdNotRunning(let address):
-            return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set host and port under [location.gpsd]."
+            return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdUnreachable(let address, let reason):
-            return "Cannot reach gpsd on \(address): \(reason). Check host and port under [location.gpsd]."
+            return "Cannot reach gpsd on \(address): \(reason). Check \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdNoReceiver(let address):
             return "gpsd on \(address) has no GPS receiver attached. Plug one in (check with `gpspipe -w -n 5`), or add another location source."
         case .gpsdClosed(let address):
             return "gpsd on \(address) closed the connection before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and try again."
         case .notGPSD(let address):
-            return "Something on \(address) answered, but not as gpsd (no VERSION greeting). Check host and port under [location.gpsd] (gpsd's port is 2947)."
+            return "Something on \(address) answered, but not as gpsd (no VERSION greeting). Check \(ConfigKey.both(.gpsdHost, .gpsdPort)) (gpsd's port is 2947)."
         case .gpsdSilent(let address, let seconds):
-            return "gpsd on \(address) accepted the connection but sent nothing within \(JSONOutput.format(seconds)) s. Check that gpsd is healthy (`systemctl status gpsd`; restart it with `sudo systemctl restart gpsd`) and that host and port under [location.gpsd] point at it."
+            return "gpsd on \(address) accepted the connection but sent nothing within \(JSONOutput.format(seconds)) s. Check that gpsd is healthy (`systemctl status gpsd`; restart it with `sudo systemctl restart gpsd`) and that \(ConfigKey.both(.gpsdHost, .gpsdPort)) point at it."
         case .noFix(let source, let seconds, let seen):
             return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
         case .nmeaUnreadable(let path, let reason):
             return "Cannot read NMEA from \(path): \(reason)."
         case .ipLookupFailed(let reasons):
             guard !reasons.isEmpty else {
-                return "No IP location: [location.ip] services is empty. List at least one, e.g. services = [\"ipinfo\"], or set a fixed location under [location.fixed]."
+                return "No IP location: \(ConfigKey.ipServices) is empty. List at least one, e.g. services = [\"ipinfo\"], or set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude)))."
             }
-            return "No IP location: " + reasons.joined(separator: "; ") + ". Check the network connection and try again later, list other services under [location.ip] services, or set a fixed location under [location.fixed]."
+            return "No IP location: " + reasons.joined(separator: "; ") + ". Check the network connection and try again later, list other services in \(ConfigKey.ipServices), or set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude)))."
         }
     }
 

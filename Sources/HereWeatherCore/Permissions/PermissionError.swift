@@ -19,7 +19,7 @@ public enum PermissionError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .disabledByUser(let path):
-            return "Location services are off ([location] enabled = false in \(path)). Set enabled = true there to let here-weather find your location, or give the place with --lat and --lon."
+            return "Location services are off (\(ConfigKey.locationEnabled) = false in \(path)). Set enabled = true there to let here-weather find your location, or give the place with --lat and --lon."
         case .disabledByPolicy(let path):
             return "Location services are turned off by the administrator (system policy \(path)); this cannot be changed here. Give the place with --lat and --lon."
         case .restricted(let source, let path):
@@ -28,7 +28,7 @@ public enum PermissionError: UserFacingError, Equatable {
             let grant = "`here-weather permissions allow \(source.rawValue)`"
             switch origin {
             case .configFile(let path):
-                return "Location from \(source.permissionName) is denied by permission = \"deny\" under [location.\(source.rawValue)] in \(path). Change it to \"allow\" or \"ask\" there, or run \(grant)."
+                return "Location from \(source.permissionName) is denied by \(ConfigKey.permission(of: source)) = \"deny\" in \(path). Change it to \"allow\" or \"ask\" there, or run \(grant)."
             case .remembered(let path):
                 return "Location from \(source.permissionName) is denied (your decision, remembered in \(path)). Run \(grant) to allow it."
             case .systemPolicy(let path):

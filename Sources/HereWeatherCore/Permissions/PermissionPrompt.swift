@@ -18,6 +18,11 @@ public protocol PermissionPrompt: Sendable {
     func tell(_ line: String)
 }
 
+extension PermissionPrompt {
+    /// Shows a warning (a bare message) in the one warning style (`WarningStyle`).
+    public func warn(_ message: String) { tell(WarningStyle.line(message)) }
+}
+
 /// The real prompt: writes to file descriptor 2 (stderr), reads from 0 (stdin), and is
 /// interactive only when both are terminals, so status bars, cron and pipes are never asked.
 public struct FileDescriptorPrompt: PermissionPrompt {

@@ -64,7 +64,7 @@ public struct PermissionStore: Sendable {
             if error.reason.hasPrefix(TextFile.tooLargePrefix) {
                 return Loaded(decisions: [:], warnings: [ignoring(error.reason)])
             }
-            return Loaded(decisions: [:], warnings: ["warning: cannot read the remembered location permissions in \(path) (\(error.reason)); every source asks again until it can. \(Self.remedy(path: path, reason: error.reason))"],
+            return Loaded(decisions: [:], warnings: ["cannot read the remembered location permissions in \(path) (\(error.reason)); every source asks again until it can. \(Self.remedy(path: path, reason: error.reason))"],
                           unreadable: error.reason)
         }
         return parse(text)
@@ -79,7 +79,7 @@ public struct PermissionStore: Sendable {
 
     /// Parses the text of a decisions file.
     public func parse(_ text: String) -> Loaded {
-        let members: [(key: String, value: ConfigNode)]
+        let members: [ConfigMember]
         do {
             members = try ConfigNode.parse(text)
         } catch {
@@ -88,21 +88,30 @@ public struct PermissionStore: Sendable {
         if let version = members.first(where: { $0.key == "version" })?.value, case .integer(let number) = version, number != 1 {
             return Loaded(decisions: [:], warnings: [ignoring("version = \(number) is not supported")])
         }
+        let topLevel = ["version", "decisions"]
+        let unknown = members.filter { !topLevel.contains($0.key) }.map { member in
+            UnknownConfigKey(key: member.key, position: member.position,
+                             suggestion: Suggestion.nearest(to: member.key, among: topLevel)).warning("at \(path)")
+        }
         guard let node = members.first(where: { $0.key == "decisions" })?.value else {
-            return Loaded(decisions: [:], warnings: [])
+            return Loaded(decisions: [:], warnings: unknown)
         }
         guard case .table(let entries) = node else {
-            return Loaded(decisions: [:], warnings: [ignoring("decisions must be a table, not \(node.typeName)")])
+            return Loaded(decisions: [:], warnings: unknown + [ignoring("decisions must be a table, not \(node.typeName)")])
         }
-        var loaded = Loaded(decisions: [:], warnings: [])
-        for (key, value) in entries {
+        var loaded = Loaded(decisions: [:], warnings: unknown)
+        let sources = LocationSource.permissionSources.map(\.rawValue)
+        for entry in entries {
+            let (key, value) = (entry.key, entry.value)
             guard let source = LocationSource.permissionSources.first(where: { $0.rawValue == key }) else {
-                loaded.warnings.append("warning: unknown source \"\(key)\" in \(path) (ignored)")
+                let unknown = UnknownConfigKey(key: "decisions." + key, position: entry.position,
+                                               suggestion: Suggestion.nearest(to: key, among: sources).map { "decisions." + $0 })
+                loaded.warnings.append(unknown.warning("at \(path)"))
                 continue
             }
             guard case .string(let text) = value, let permission = LocationPermission(rawValue: text),
                   permission == .allow || permission == .deny else {
-                loaded.warnings.append("warning: decisions.\(key) in \(path) must be \"allow\" or \"deny\", not \(value.quoted) (ignored)")
+                loaded.warnings.append("decisions.\(key) at \(path):\(entry.position.line) must be \"allow\" or \"deny\", not \(value.quoted) (ignored)")
                 continue
             }
             loaded.decisions[source] = permission
@@ -168,7 +177,7 @@ public struct PermissionStore: Sendable {
     }
 
     private func ignoring(_ reason: String) -> String {
-        "warning: ignoring the remembered location permissions in \(path): \(reason); the next decision replaces the file."
+        "ignoring the remembered location permissions in \(path): \(reason); the next decision replaces the file."
     }
 }
 

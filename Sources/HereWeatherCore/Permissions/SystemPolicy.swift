@@ -66,7 +66,7 @@ public struct SystemPolicy: Sendable, Equatable {
     public static func load(environment: [String: String], asRoot: Bool = runsAsRoot) throws -> SystemPolicy {
         var policy = try load(path: path(environment: environment, asRoot: asRoot))
         if !asRoot, let named = environment[pathVariable], !named.isEmpty, named != defaultPath {
-            policy.warnings.insert("warning: \(pathVariable) is ignored: only root may point here-weather at another system policy; \(defaultPath) applies.", at: 0)
+            policy.warnings.insert("\(pathVariable) is ignored: only root may point here-weather at another system policy; \(defaultPath) applies.", at: 0)
         }
         return policy
     }
@@ -86,7 +86,7 @@ public struct SystemPolicy: Sendable, Equatable {
 
     /// Parses policy text; `path` is used in messages.
     public static func parse(_ text: String, path: String) throws -> SystemPolicy {
-        let members: [(key: String, value: ConfigNode)]
+        let members: [ConfigMember]
         do {
             members = try ConfigNode.parse(text)
         } catch {
@@ -108,7 +108,7 @@ public struct SystemPolicy: Sendable, Equatable {
         } catch ConfigError.invalidValue(_, let key, let expected, let found) {
             throw SystemPolicyError.invalid(path: path, detail: "\(key) must be \(expected), not \(found)")
         }
-        policy.warnings += root.unknownKeys.map { "warning: unknown key \($0) in the system policy \(path) (ignored)" }
+        policy.warnings += root.unknownKeys.map { $0.warning("in the system policy \(path)") }
         return policy
     }
 
@@ -118,7 +118,7 @@ public struct SystemPolicy: Sendable, Equatable {
         case "restricted", "deny":
             policy.restricted.insert(source)
         case "allow", "ask":
-            policy.warnings.append("warning: \(table.qualified("permission")) = \"\(value)\" in the system policy \(policy.path) has no effect: a policy can only restrict a source (\"restricted\"); users decide the rest.")
+            policy.warnings.append("\(table.qualified("permission")) = \"\(value)\" in the system policy \(policy.path) has no effect: a policy can only restrict a source (\"restricted\"); users decide the rest.")
         default:
             throw SystemPolicyError.invalid(path: policy.path, detail: "\(table.qualified("permission")) must be \"restricted\" (or \"deny\"), not \"\(value)\"")
         }

@@ -102,7 +102,7 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     private func remember(_ sources: [LocationSource], _ allowed: [Bool]) -> Bool {
         do {
             for (source, allow) in zip(sources, allowed) {
-                for warning in try store.remember(allow ? .allow : .deny, for: source) { prompt.tell(warning) }
+                for warning in try store.remember(allow ? .allow : .deny, for: source) { prompt.warn(warning) }
             }
             let granted = zip(sources, allowed).filter(\.1).map(\.0.rawValue)
             let refused = zip(sources, allowed).filter { !$0.1 }.map(\.0.rawValue)
@@ -111,7 +111,7 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
             prompt.tell("Remembered: \(parts.joined(separator: "; ")) (change with `here-weather permissions`).")
             return true
         } catch {
-            prompt.tell("warning: \(error)")
+            prompt.warn("\(error)")
             return false
         }
     }

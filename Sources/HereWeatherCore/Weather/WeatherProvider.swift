@@ -21,6 +21,12 @@ public enum WeatherProviderKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// The provider whose `displayName` is `name`: the `service` a `WeatherError` names.
+    public init?(displayName name: String) {
+        guard let kind = Self.allCases.first(where: { $0.displayName == name }) else { return nil }
+        self = kind
+    }
+
     /// Every name, for help and error texts: `open-meteo, openweathermap, metno or pirateweather`.
     public static var choices: String {
         let names = allCases.map(\.rawValue)
@@ -136,16 +142,16 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
     case planLacksProduct(service: String, product: String, advice: String)
     /// A plain-http base URL for a remote host without `allow_plain_http`: anyone on the path
-    /// could read or change it. `key` is the config key (`weather.metno.base_url`).
-    case insecureBaseURL(service: String, key: String)
+    /// could read or change it. `key` is the config key (`[weather.metno] base_url`).
+    case insecureBaseURL(service: String, key: ConfigKey)
 
     public var message: String {
         switch self {
         case .unreachable(let service, let error):
-            return "Cannot reach \(service): \(error.summary). Check the network connection or [weather] base_url and timeout in the config."
+            return "Cannot reach \(service): \(error.summary). Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
-            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check [weather] settings in the config."
+            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check the settings under [\(Self.table(service))] in the config."
             // 200: the body itself reported the error (Open-Meteo's {"error": true}).
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
@@ -155,20 +161,30 @@ public enum WeatherError: UserFacingError, ServiceFailure {
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
         case .missingKey(let service, let howToSet):
-            return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+            return "\(service) needs an API key: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .undecodable(let service, let reason):
-            return "\(service) sent a response that is not weather data: \(reason). Check [weather] base_url, or try again later."
+            return "\(service) sent a response that is not weather data: \(reason). Check \(Self.baseURL(service)), or try again later."
         case .recordingUnreadable(let path, let reason):
             return "Cannot read the weather recording \(path): \(reason)."
         case .missingContact(let service, let howToSet):
-            return "\(service)'s terms require requests to identify you: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+            return "\(service)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .identificationRefused(let service, let userAgent):
-            return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check [weather.metno] contact (an e-mail address or web site where they can reach you)."
+            return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
         case .insecureBaseURL(let service, let key):
             return TransportSecurity.refusal(service: service, key: key)
         case .planLacksProduct(let service, let product, let advice):
             return "\(service) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
+    }
+
+    /// The config table of the provider named `service`.
+    static func table(_ service: String) -> String {
+        WeatherProviderKind(displayName: service).map { ConfigKey.baseURL(of: $0).table } ?? "weather"
+    }
+
+    /// The base URL key of the provider named `service`.
+    static func baseURL(_ service: String) -> String {
+        WeatherProviderKind(displayName: service).map { ConfigKey.baseURL(of: $0).description } ?? "the provider's base_url"
     }
 
     public var exitStatus: ExitStatus {
@@ -191,7 +207,7 @@ enum WeatherServiceResponse {
     }
 
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).
-    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: String) throws {
+    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: ConfigKey) throws {
         if TransportSecurity.permits(baseURL, allowPlainHTTP: allowPlainHTTP) { return }
         throw WeatherError.insecureBaseURL(service: service, key: key)
     }

@@ -16,14 +16,14 @@ struct TOMLParser {
     static let maximumDepth = 128
 
     /// Parses a whole document into its root table's members.
-    static func parse(_ text: String) throws(TOMLSyntaxError) -> [(key: String, value: ConfigNode)] {
+    static func parse(_ text: String) throws(TOMLSyntaxError) -> [ConfigMember] {
         var parser = TOMLParser(scanner: TOMLScanner(Array(text.utf8)))
         guard case .table(let members) = try parser.document() else { return [] }
         return members
     }
 
     /// Parses a document given as bytes, which must be UTF-8.
-    static func parse(bytes: [UInt8]) throws(TOMLSyntaxError) -> [(key: String, value: ConfigNode)] {
+    static func parse(bytes: [UInt8]) throws(TOMLSyntaxError) -> [ConfigMember] {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw TOMLSyntaxError(line: 1, column: 1, reason: "the file is not UTF-8 text")
         }
@@ -46,7 +46,7 @@ struct TOMLParser {
             } else {
                 let (key, value) = try keyValue()
                 do {
-                    try table.assign(key, value, section: section)
+                    try table.assign(key.names, value, section: section, at: key.positions)
                 } catch {
                     throw scanner.error(error.reason, at: start)
                 }
@@ -69,16 +69,17 @@ struct TOMLParser {
         }
         let table: TOMLTableBuilder
         do {
-            table = isArray ? try root.appendTable(path) : try root.openTable(path)
+            table = isArray ? try root.appendTable(path.names, at: path.positions)
+                : try root.openTable(path.names, at: path.positions)
         } catch {
             throw scanner.error(error.reason, at: start)
         }
         try scanner.finishLine(after: "the table header")
-        return (table, path.count)
+        return (table, path.names.count)
     }
 
     /// `key = value`, from the key to the end of the value.
-    mutating func keyValue() throws(TOMLSyntaxError) -> ([String], ConfigNode) {
+    mutating func keyValue() throws(TOMLSyntaxError) -> (TOMLKey, ConfigNode) {
         let key = try key()
         scanner.skipWhitespace()
         guard scanner.skip(TOMLByte.equals) else {
@@ -86,21 +87,22 @@ struct TOMLParser {
         }
         scanner.skipWhitespace()
         // The value sits below the key's tables.
-        depth += key.count
-        defer { depth -= key.count }
+        depth += key.names.count
+        defer { depth -= key.names.count }
         return (key, try value())
     }
 
-    /// A key: bare or quoted names joined by dots.
-    mutating func key() throws(TOMLSyntaxError) -> [String] {
-        var names: [String] = []
+    /// A key: bare or quoted names joined by dots, each with where it is written.
+    mutating func key() throws(TOMLSyntaxError) -> TOMLKey {
+        var key = TOMLKey()
         repeat {
             scanner.skipWhitespace()
-            try checkDepth(depth + names.count + 1)
-            names.append(try simpleKey())
+            try checkDepth(depth + key.names.count + 1)
+            key.positions.append(scanner.cursorPosition())
+            key.names.append(try simpleKey())
             scanner.skipWhitespace()
         } while scanner.skip(TOMLByte.dot)
-        return names
+        return key
     }
 
     /// Throws at the cursor when `level` is deeper than `maximumDepth`.
@@ -124,4 +126,10 @@ struct TOMLParser {
             return String(decoding: scanner.bytes[start..<scanner.index], as: UTF8.self)
         }
     }
+}
+
+/// A dotted key as written: its names, and where each name starts.
+struct TOMLKey {
+    var names: [String] = []
+    var positions: [TOMLPosition] = []
 }

@@ -3,8 +3,18 @@
 struct TOMLScanner {
     let bytes: [UInt8]
     var index = 0
+    /// The byte offset at which each line starts, for `position(at:)`.
+    private let lineStarts: [Int]
+    /// The last position `cursorPosition()` gave, with its offset: the next one on the same
+    /// line counts on from it, so a long line of keys is not counted over and over.
+    private var lastPosition: (offset: Int, position: TOMLPosition)?
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == TOMLByte.lineFeed { starts.append(offset + 1) }
+        lineStarts = starts
+    }
 
     var isAtEnd: Bool { index >= bytes.count }
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -73,18 +83,35 @@ struct TOMLScanner {
 
     /// An error at byte `offset` (the cursor by default).
     func error(_ reason: String, at offset: Int? = nil) -> TOMLSyntaxError {
-        let end = min(offset ?? index, bytes.count)
-        var line = 1
-        var column = 1
-        for byte in bytes[..<end] {
-            if byte == TOMLByte.lineFeed {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
+        let place = position(at: offset ?? index)
+        return TOMLSyntaxError(line: place.line, column: place.column, reason: reason)
+    }
+
+    /// The line and column of the cursor (which only moves forward).
+    mutating func cursorPosition() -> TOMLPosition {
+        if let last = lastPosition, last.offset <= index,
+           last.position.line >= lineStarts.count || index < lineStarts[last.position.line] {
+            let column = bytes[last.offset..<index].reduce(last.position.column) { $1 & 0xC0 != 0x80 ? $0 + 1 : $0 }
+            let position = TOMLPosition(line: last.position.line, column: column)
+            lastPosition = (index, position)
+            return position
         }
-        return TOMLSyntaxError(line: line, column: column, reason: reason)
+        let position = position(at: index)
+        lastPosition = (index, position)
+        return position
+    }
+
+    /// The line and column of byte `offset`: a binary search over the line starts, then the
+    /// characters (UTF-8 lead bytes) before it on its line.
+    func position(at offset: Int) -> TOMLPosition {
+        let end = min(max(offset, 0), bytes.count)
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= end { low = middle } else { high = middle - 1 }
+        }
+        let column = bytes[lineStarts[low]..<end].reduce(1) { $1 & 0xC0 != 0x80 ? $0 + 1 : $0 }
+        return TOMLPosition(line: low + 1, column: column)
     }
 }
 

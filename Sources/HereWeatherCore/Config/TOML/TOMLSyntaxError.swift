@@ -11,3 +11,14 @@ public struct TOMLSyntaxError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { reason }
 }
+
+/// Where something is written in a TOML document: 1-based line and column (in characters).
+public struct TOMLPosition: Sendable, Equatable {
+    public let line: Int
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}

@@ -21,29 +21,33 @@ final class TOMLTableBuilder {
     private(set) var origin: Origin
     private var keys: [String] = []
     private var entries: [String: Entry] = [:]
+    /// Where each key was first written.
+    private var positions: [String: TOMLPosition] = [:]
 
     init(origin: Origin) { self.origin = origin }
 
     /// The finished table, keys in the order they first appeared.
     var node: ConfigNode {
         .table(keys.map { key in
+            let value: ConfigNode
             switch entries[key] {
-            case .value(let value)?: return (key, value)
-            case .table(let table)?: return (key, table.node)
-            case .arrayOfTables(let tables)?: return (key, .array(tables.map(\.node)))
-            case nil: return (key, .table([]))
+            case .value(let node)?: value = node
+            case .table(let table)?: value = table.node
+            case .arrayOfTables(let tables)?: value = .array(tables.map(\.node))
+            case nil: value = .table([])
             }
+            return ConfigMember(key: key, value: value, position: positions[key] ?? TOMLPosition(line: 1, column: 1))
         })
     }
 
     /// Sets `key` (dotted: each part but the last names a table) to `value`, reading section
-    /// `section`.
-    func assign(_ key: [String], _ value: ConfigNode, section: Int) throws(TOMLRuleError) {
+    /// `section`; `positions` says where each part is written.
+    func assign(_ key: [String], _ value: ConfigNode, section: Int, at positions: [TOMLPosition]) throws(TOMLRuleError) {
         var table = self
-        for name in key.dropLast() {
+        for (name, position) in zip(key.dropLast(), positions) {
             switch table.entries[name] {
             case nil:
-                table = table.add(name, origin: .dotted(section: section))
+                table = table.add(name, origin: .dotted(section: section), at: position)
             case .table(let child)?:
                 switch child.origin {
                 case .implicit: child.origin = .dotted(section: section)
@@ -61,15 +65,16 @@ final class TOMLTableBuilder {
         guard table.entries[last] == nil else { throw TOMLRuleError("the key \(last) is set twice") }
         table.keys.append(last)
         table.entries[last] = .value(value)
+        table.positions[last] = positions.last
     }
 
-    /// The table a `[path]` header opens.
-    func openTable(_ path: [String]) throws(TOMLRuleError) -> TOMLTableBuilder {
-        let parent = try walk(path.dropLast())
+    /// The table a `[path]` header opens; `positions` says where each part is written.
+    func openTable(_ path: [String], at positions: [TOMLPosition]) throws(TOMLRuleError) -> TOMLTableBuilder {
+        let parent = try walk(path.dropLast(), at: positions)
         let last = path[path.count - 1]
         switch parent.entries[last] {
         case nil:
-            return parent.add(last, origin: .header)
+            return parent.add(last, origin: .header, at: positions.last)
         case .table(let table)? where table.origin == .implicit:
             table.origin = .header
             return table
@@ -83,14 +88,15 @@ final class TOMLTableBuilder {
     }
 
     /// The new table a `[[path]]` header appends to an array of tables.
-    func appendTable(_ path: [String]) throws(TOMLRuleError) -> TOMLTableBuilder {
-        let parent = try walk(path.dropLast())
+    func appendTable(_ path: [String], at positions: [TOMLPosition]) throws(TOMLRuleError) -> TOMLTableBuilder {
+        let parent = try walk(path.dropLast(), at: positions)
         let last = path[path.count - 1]
         let table = TOMLTableBuilder(origin: .header)
         switch parent.entries[last] {
         case nil:
             parent.keys.append(last)
             parent.entries[last] = .arrayOfTables([table])
+            parent.positions[last] = positions.last
         case .arrayOfTables(let tables)?:
             parent.entries[last] = .arrayOfTables(tables + [table])
         case .table?, .value?:
@@ -101,11 +107,11 @@ final class TOMLTableBuilder {
 
     /// The table a header's leading names lead to, creating implicit ones; an array of tables
     /// leads to its last table.
-    private func walk(_ path: ArraySlice<String>) throws(TOMLRuleError) -> TOMLTableBuilder {
+    private func walk(_ path: ArraySlice<String>, at positions: [TOMLPosition]) throws(TOMLRuleError) -> TOMLTableBuilder {
         var table = self
-        for name in path {
+        for (name, position) in zip(path, positions) {
             switch table.entries[name] {
-            case nil: table = table.add(name, origin: .implicit)
+            case nil: table = table.add(name, origin: .implicit, at: position)
             case .table(let child)?: table = child
             case .arrayOfTables(let tables)?: table = tables[tables.count - 1]
             case .value?: throw TOMLRuleError("\(name) is already set to a value, so it cannot hold a table")
@@ -114,10 +120,11 @@ final class TOMLTableBuilder {
         return table
     }
 
-    private func add(_ name: String, origin: Origin) -> TOMLTableBuilder {
+    private func add(_ name: String, origin: Origin, at position: TOMLPosition?) -> TOMLTableBuilder {
         let table = TOMLTableBuilder(origin: origin)
         keys.append(name)
         entries[name] = .table(table)
+        positions[name] = position
         return table
     }
 }

@@ -55,7 +55,7 @@ extension TOMLParser {
             let start = scanner.index
             let (key, value) = try keyValue()
             do {
-                try table.assign(key, value, section: 0)
+                try table.assign(key.names, value, section: 0, at: key.positions)
             } catch {
                 throw scanner.error(error.reason, at: start)
             }

@@ -17,7 +17,7 @@ public enum GeoClueError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .notRunning:
-            return "GeoClue is not running on the system bus (org.freedesktop.GeoClue2 has no owner and cannot be started). Install it (Debian and Ubuntu: apt install geoclue-2.0), or remove \"geoclue\" from [location] sources."
+            return "GeoClue is not running on the system bus (org.freedesktop.GeoClue2 has no owner and cannot be started). Install it (Debian and Ubuntu: apt install geoclue-2.0), or remove \"geoclue\" from \(ConfigKey.locationSources)."
         case .notAllowed(let reason):
             return "GeoClue refused here-weather (\(ServiceText.oneLine(reason))). Allow it in /etc/geoclue/geoclue.conf with the lines \(Self.allowingLines) (one per line), then restart GeoClue (`sudo systemctl restart geoclue`)."
         case .noAgent(let seconds):

@@ -6,11 +6,14 @@ import Foundation
 
 /// What the user typed after `--city`: a place name and optional qualifiers.
 ///
-/// `"Melbourne"`, `"Melbourne, AU"`, `"Melbourne, Florida"`, `"Melbourne, Florida, US"`: the
-/// text before the first comma is the name sent to the geocoding service; every part after it
-/// is a qualifier that a result must match (case-insensitively) by its ISO 3166-1 country code,
-/// its country name or its first-level region (state, province). A trailing two-letter
-/// qualifier is taken as a country code and also sent to the service, which filters on it.
+/// `"Melbourne"`, `"Melbourne, AU"`, `"Melbourne, Florida"`, `"Melbourne, FL"`,
+/// `"Melbourne, Florida, US"`: the text before the first comma is the name sent to the
+/// geocoding service; every part after it is a qualifier that a result must match
+/// (case-insensitively) by its ISO 3166-1 country code, its country name, its first-level
+/// region (state, province) or, in the US, the state's postal abbreviation. A trailing
+/// two-letter qualifier also goes to the service, which filters on it: a country code as
+/// it is, a state's abbreviation as the US (an abbreviation that is also a country code,
+/// such as "CA", goes as neither and matches both).
 public struct CityQuery: Sendable, Equatable, CustomStringConvertible {
     /// The place name: "Melbourne".
     public let name: String
@@ -28,10 +31,22 @@ public struct CityQuery: Sendable, Equatable, CustomStringConvertible {
     /// The query as the user would write it: "Melbourne, AU".
     public var description: String { ([name] + qualifiers).joined(separator: ", ") }
 
-    /// The trailing qualifier when it is a two-letter code ("AU"), upper-cased; "UK" reads as "GB".
+    /// The country the service is asked to filter on: the trailing qualifier when it is a
+    /// two-letter code ("AU", upper-cased; "UK" reads as "GB"), "US" for a US state's
+    /// abbreviation ("FL"); nil for an abbreviation that is also a country code ("CA").
     public var countryCode: String? {
         guard let last = qualifiers.last, Self.isCountryCode(last) else { return nil }
-        return Self.canonicalCode(last)
+        let code = Self.canonicalCode(last)
+        if USStates.alsoCountryCodes.contains(code) { return nil }
+        return USStates.name(abbreviated: code) == nil ? code : "US"
+    }
+
+    /// The trailing qualifier when it abbreviates a US state and nothing else ("FL"): what
+    /// OpenWeatherMap takes as `{state code}`.
+    public var stateCode: String? {
+        guard let last = qualifiers.last, Self.isCountryCode(last), countryCode == "US",
+              USStates.name(abbreviated: last) != nil else { return nil }
+        return last.uppercased()
     }
 
     /// The first of `places` (the service's best match) that every qualifier matches.
@@ -42,12 +57,28 @@ public struct CityQuery: Sendable, Equatable, CustomStringConvertible {
     /// Whether every qualifier names `place`'s country code, country or region.
     public func matches(_ place: GeocodedPlace) -> Bool {
         qualifiers.allSatisfy { qualifier in
-            if Self.isCountryCode(qualifier), let code = place.countryCode {
-                if Self.canonicalCode(qualifier) == code.uppercased() { return true }
-            }
-            let wanted = qualifier.lowercased()
-            return [place.country, place.region].contains { $0?.lowercased() == wanted }
+            Self.names(of: place).contains { $0.lowercased() == qualifier.lowercased() }
+                || (Self.isCountryCode(qualifier) && place.countryCode?.uppercased() == Self.canonicalCode(qualifier))
         }
+    }
+
+    /// When no place matches: the first of `places` that every qualifier nearly names (a
+    /// typo by `Suggestion`'s rule: "Florda", "FK"), to offer as "did you mean".
+    public func nearestMatch(in places: [GeocodedPlace]) -> GeocodedPlace? {
+        places.first { place in
+            let names = Self.names(of: place)
+            return qualifiers.allSatisfy { Suggestion.nearest(to: $0, among: names) != nil }
+        }
+    }
+
+    /// What a qualifier may call `place`: its country code, country, region and, in the US,
+    /// the state's abbreviation.
+    static func names(of place: GeocodedPlace) -> [String] {
+        var names = [place.countryCode, place.country, place.region].compactMap { $0 }.filter { !$0.isEmpty }
+        if place.countryCode?.uppercased() == "US", let region = place.region, let code = USStates.abbreviation(of: region) {
+            names.append(code)
+        }
+        return names
     }
 
     static func isCountryCode(_ text: String) -> Bool {

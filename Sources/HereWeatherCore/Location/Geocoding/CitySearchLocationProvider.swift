@@ -10,7 +10,8 @@ import Foundation
 /// remembered. The service's best match that fits the query's qualifiers wins; its name is
 /// shown with region and country ("Melbourne, Florida, US"). A city has no meaningful radius,
 /// so the accuracy is unknown, and the fix counts as meeting the request (the user asked
-/// for exactly this place). No match is a `GeocodingError.notFound` (exit 75).
+/// for exactly this place). No match is a `GeocodingError.notFound` (exit 75), which offers
+/// the place the qualifiers nearly name, if any ("did you mean").
 public struct CitySearchLocationProvider: LocationProvider {
     public let query: CityQuery
     private let geocoder: any Geocoder
@@ -25,7 +26,9 @@ public struct CitySearchLocationProvider: LocationProvider {
         guard let place = query.pick(from: places) else {
             var others: [String] = []
             for place in places where !others.contains(place.displayName) { others.append(place.displayName) }
-            throw GeocodingError.notFound(query: query.description, others: Array(others.prefix(5)))
+            throw GeocodingError.notFound(name: query.name, qualifiers: query.qualifiers,
+                                          suggestion: query.nearestMatch(in: places)?.displayName,
+                                          others: Array(others.prefix(5)))
         }
         return Location(coordinate: place.coordinate, timestamp: Date(), origin: .city,
                         name: place.displayName, service: geocoder.serviceName)

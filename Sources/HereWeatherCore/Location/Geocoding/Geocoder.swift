@@ -18,9 +18,10 @@ public protocol Geocoder: Sendable {
 
 /// Why a city name gave no location.
 public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
-    /// The service found nothing for the name, or nothing that matches the qualifiers;
-    /// `others` are the places it did find (shown to help pick a qualifier).
-    case notFound(query: String, others: [String])
+    /// The service found nothing for `name`, or nothing that matches the `qualifiers`;
+    /// `suggestion` is the place they nearly name ("Melbourne, Florida, US" for "Florda"),
+    /// `others` the places it did find (shown to help pick a qualifier).
+    case notFound(name: String, qualifiers: [String], suggestion: String?, others: [String])
     /// No HTTP response at all (DNS, refused, timeout, TLS).
     case unreachable(service: String, HTTPError)
     /// The service answered with an error status (or an error flag in the body).
@@ -36,18 +37,21 @@ public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
     /// The body was not a list of places.
     case undecodable(service: String, reason: String)
     /// A plain-http URL to a remote host without `allow_plain_http` (config key `key`).
-    case insecureBaseURL(service: String, key: String)
+    case insecureBaseURL(service: String, key: ConfigKey)
 
     public var message: String {
         switch self {
-        case .notFound(let query, let others):
-            let found = others.isEmpty ? "" : " (found only: " + others.joined(separator: "; ") + ")"
-            return "No place named \"\(query)\" found\(found); check the spelling or add a country code, e.g. \"Melbourne, AU\"."
+        case .notFound(let name, let qualifiers, let suggestion, let others):
+            let place = "No place named \"\(name)\""
+            let within = qualifiers.isEmpty ? "" : " in " + qualifiers.joined(separator: ", ")
+            if let suggestion { return "\(place)\(within); did you mean \"\(suggestion)\"?" }
+            let found = others.isEmpty ? " found\(within)" : "\(within) (found only: " + others.joined(separator: "; ") + ")"
+            return "\(place)\(found); check the spelling or add a country code, e.g. \"Melbourne, AU\"."
         case .unreachable(let service, let error):
             return "Cannot reach \(service): \(error.summary). Check the network connection, or pass --lat and --lon instead of --city."
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
-            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes, or pass --lat and --lon." : "Check the city name and the service's URL in the config."
+            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes, or pass --lat and --lon." : "Check the city name and \(Self.urlKey(service)) in the config."
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
@@ -56,11 +60,20 @@ public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
         case .missingKey(let service, let howToSet):
-            return "\(service) needs an API key: \(howToSet). Or use provider = \"open-meteo\", which needs none."
+            return "\(service) needs an API key: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .undecodable(let service, let reason):
-            return "\(service) sent a response that is not a list of places: \(reason). Check the service's URL in the config, or try again later."
+            return "\(service) sent a response that is not a list of places: \(reason). Check \(Self.urlKey(service)) in the config, or try again later."
         case .insecureBaseURL(let service, let key):
             return TransportSecurity.refusal(service: service, key: key)
+        }
+    }
+
+    /// The config key of the URL of the geocoder named `service`.
+    static func urlKey(_ service: String) -> String {
+        switch service {
+        case OpenMeteoGeocoder.name: return ConfigKey.openMeteoGeocodingURL.description
+        case OpenWeatherMapGeocoder.name: return ConfigKey.baseURL(of: .openWeatherMap).description
+        default: return "the service's URL"
         }
     }
 
@@ -77,7 +90,7 @@ public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
 /// `ServiceAnswer`'s rule (the one weather services and IP services follow).
 enum GeocodingResponse {
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`); before any request.
-    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: String) throws {
+    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: ConfigKey) throws {
         if TransportSecurity.permits(baseURL, allowPlainHTTP: allowPlainHTTP) { return }
         throw GeocodingError.insecureBaseURL(service: service, key: key)
     }

@@ -17,10 +17,13 @@ public struct OpenMeteoGeocoder: Geocoder {
     public let allowPlainHTTP: Bool
     private let http: any HTTPClient
 
-    /// The default base URL (`[weather.open-meteo] geocoding_url`).
+    /// The default base URL (`ConfigKey.openMeteoGeocodingURL`).
     public static let defaultBaseURL = "https://geocoding-api.open-meteo.com"
 
-    public var serviceName: String { "Open-Meteo geocoding" }
+    /// The service's name in messages and `Location.service`.
+    public static let name = "Open-Meteo geocoding"
+
+    public var serviceName: String { Self.name }
 
     public init(baseURL: String = defaultBaseURL, http: any HTTPClient, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
@@ -37,7 +40,7 @@ public struct OpenMeteoGeocoder: Geocoder {
 
     public func search(_ query: CityQuery, deadline: ContinuousClock.Instant) async throws -> [GeocodedPlace] {
         try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: serviceName,
-                                            key: "weather.open-meteo.geocoding_url")
+                                            key: .openMeteoGeocodingURL)
         let request = HTTPRequest(url: requestURL(for: query), deadline: deadline, maxBodyBytes: 1 << 20)
         let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName, howToSetKey: nil)
         return try Self.places(in: body, service: serviceName)

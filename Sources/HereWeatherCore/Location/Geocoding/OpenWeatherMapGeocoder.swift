@@ -8,7 +8,8 @@ import Foundation
 /// same API key as the weather.
 ///
 /// Asks for up to 5 places (the service's maximum) for `q`: the name, with a trailing
-/// two-letter qualifier appended as the documented `,{country code}`. The answer is a JSON
+/// two-letter qualifier appended as the documented `,{country code}`, or a US state's
+/// abbreviation as `,{state code},US`. The answer is a JSON
 /// array (empty when nothing matches) of `{name, local_names, lat, lon, country, state}`,
 /// `country` being the ISO code. The key never appears in an error message.
 public struct OpenWeatherMapGeocoder: Geocoder {
@@ -18,7 +19,10 @@ public struct OpenWeatherMapGeocoder: Geocoder {
     private let apiKey: String?
     private let http: any HTTPClient
 
-    public var serviceName: String { "OpenWeatherMap geocoding" }
+    /// The service's name in messages and `Location.service`.
+    public static let name = "OpenWeatherMap geocoding"
+
+    public var serviceName: String { Self.name }
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
@@ -29,7 +33,9 @@ public struct OpenWeatherMapGeocoder: Geocoder {
 
     /// The direct-geocoding URL for `query`, with the key.
     public func requestURL(for query: CityQuery, key: String) -> String {
-        let q = query.countryCode.map { "\(query.name),\($0)" } ?? query.name
+        var q = query.name
+        if let state = query.stateCode { q += ",\(state)" }
+        if let country = query.countryCode { q += ",\(country)" }
         return URLText.join(baseURL, path: "/geo/1.0/direct", query: [("q", q), ("limit", "5"), ("appid", key)])
     }
 
@@ -38,7 +44,7 @@ public struct OpenWeatherMapGeocoder: Geocoder {
             throw GeocodingError.missingKey(service: serviceName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
         }
         try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: serviceName,
-                                            key: "weather.openweathermap.base_url")
+                                            key: .baseURL(of: .openWeatherMap))
         let request = HTTPRequest(url: requestURL(for: query, key: key), deadline: deadline, maxBodyBytes: 1 << 20)
         let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName,
                                                      howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey,

@@ -35,7 +35,7 @@ enum IPLookupResponse {
             return .failure(IPLookupFailure(reason: "rate limited (HTTP 429\(when))"))
         case .refused:
             let hint = endpoint.service == .ipinfo && !endpoint.secrets.isEmpty
-                ? "; check the token under [location.ip.ipinfo]" : ""
+                ? "; check \(ConfigKey.ipinfoToken)" : ""
             return .failure(IPLookupFailure(reason: "access refused (HTTP \(status))" + detail + hint))
         case .failed where status >= 500:
             return .failure(IPLookupFailure(reason: "server error (HTTP \(status))" + detail))

@@ -41,7 +41,7 @@ struct IPServiceEndpoint: Sendable {
     }
 
     /// The config key of this service's base URL, for messages.
-    var baseURLKey: String { "location.ip.\(service.rawValue).base_url" }
+    var baseURLKey: ConfigKey { .baseURL(of: service) }
 
     /// Throws a `ConfigError` when the base URL is not https (or allowed plain http).
     ///

@@ -18,9 +18,9 @@ public enum WiFiError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .noNetworkManager:
-            return "No Wi-Fi positioning: NetworkManager is not running (nothing owns org.freedesktop.NetworkManager on the system D-Bus). Start it (`sudo systemctl start NetworkManager`), or remove \"wifi\" from [location] sources."
+            return "No Wi-Fi positioning: NetworkManager is not running (nothing owns org.freedesktop.NetworkManager on the system D-Bus). Start it (`sudo systemctl start NetworkManager`), or remove \"wifi\" from \(ConfigKey.locationSources)."
         case .noWiFiDevice:
-            return "No Wi-Fi positioning: NetworkManager has no Wi-Fi device. Check that the Wi-Fi card is recognised (`nmcli device`), or remove \"wifi\" from [location] sources."
+            return "No Wi-Fi positioning: NetworkManager has no Wi-Fi device. Check that the Wi-Fi card is recognised (`nmcli device`), or remove \"wifi\" from \(ConfigKey.locationSources)."
         case .wifiOff(let hardwareSwitch):
             return hardwareSwitch
                 ? "No Wi-Fi positioning: Wi-Fi is switched off by a hardware switch or key (rfkill). Switch it on, then check with `nmcli radio wifi`."
@@ -30,9 +30,9 @@ public enum WiFiError: UserFacingError, Equatable {
         case .scanFailed(let reason):
             return "No Wi-Fi positioning: cannot read the Wi-Fi networks from NetworkManager: \(reason)"
         case .notInDatabase(let service):
-            return "No Wi-Fi positioning: the Wi-Fi networks around you are not in \(service)'s database (HTTP 404). Use another source, or set [location.wifi] base_url to another service."
+            return "No Wi-Fi positioning: the Wi-Fi networks around you are not in \(service)'s database (HTTP 404). Use another source, or set \(ConfigKey.wifiBaseURL) to another service."
         case .serviceFailed(let service, let reason):
-            return "No Wi-Fi positioning from \(service): \(reason). Check the network connection and try again later, or set [location.wifi] base_url to another service."
+            return "No Wi-Fi positioning from \(service): \(reason). Check the network connection and try again later, or set \(ConfigKey.wifiBaseURL) to another service."
         }
     }
 

@@ -57,7 +57,7 @@ enum WiFiGeolocateExchange {
             return .failure(.serviceFailed(service: service, reason: "the answer holds no location: \(what)"))
         case .refused:
             return .failure(.serviceFailed(service: service, reason: "access refused (HTTP \(response.status))"
-                + (answer.detail.map { ": \($0)" } ?? "") + "; check key under [location.wifi]"))
+                + (answer.detail.map { ": \($0)" } ?? "") + "; check \(ConfigKey.wifiKey)"))
         case .rateLimited(let retryAfter):
             let when = retryAfter.map { ", retry after " + ServiceText.retryAfter($0) } ?? ""
             return failed("rate limited (HTTP 429\(when))")

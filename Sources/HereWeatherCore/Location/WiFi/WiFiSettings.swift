@@ -17,7 +17,7 @@ public struct WiFiSettings: Sendable, Equatable {
     }
 
     /// The config key of the URL, for messages.
-    static let baseURLKey = "location.wifi.base_url"
+    static let baseURLKey = ConfigKey.wifiBaseURL
 
     /// The endpoint's host, for messages and `Location.service` ("api.beacondb.net").
     public var host: String {

@@ -28,7 +28,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
 
     /// Where users set the contact, for error messages.
     public static let howToSetContact =
-        "set contact under [weather.metno] in the config file to an e-mail address or web site where MET Norway can reach you (e.g. contact = \"you@example.org\")"
+        "set \(ConfigKey.metNorwayContact) in the config file to an e-mail address or web site where MET Norway can reach you (e.g. contact = \"you@example.org\")"
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
@@ -49,7 +49,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
             throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
         }
         try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: "weather.metno.base_url")
+                                                 key: .baseURL(of: .metNorway))
     }
 
     public func requestURL(for coordinate: Coordinate) -> String {

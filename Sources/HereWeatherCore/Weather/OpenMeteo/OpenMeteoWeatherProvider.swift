@@ -38,7 +38,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: "weather.open-meteo.base_url")
+                                                 key: .baseURL(of: .openMeteo))
     }
 
     /// The request URL for `coordinate` in `units` (coordinates rounded to 2 decimals).

@@ -19,7 +19,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
 
     /// What to do when the key's plan has no One Call 3.0, for the 401 message.
     public static let planAdvice =
-        "Subscribe the key to \"One Call by Call\" on openweathermap.org, or set api = \"classic\" under [weather.openweathermap] to use the current weather and 5-day forecast endpoints, which every key has."
+        "Subscribe the key to \"One Call by Call\" on openweathermap.org, or set \(ConfigKey.openWeatherMapAPI) = \"classic\" to use the current weather and 5-day forecast endpoints, which every key has."
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
@@ -46,7 +46,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
         }
         try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: "weather.openweathermap.base_url")
+                                                 key: .baseURL(of: .openWeatherMap))
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {

@@ -18,7 +18,7 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
 
     /// Where users set the key, for error messages.
     public static let howToSetKey =
-        "set api_key under [weather.openweathermap] in the config file, or the OPENWEATHERMAP_API_KEY environment variable"
+        "set \(ConfigKey.apiKey(of: .openWeatherMap)) in the config file, or the OPENWEATHERMAP_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
@@ -34,7 +34,7 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
         }
         try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: "weather.openweathermap.base_url")
+                                                 key: .baseURL(of: .openWeatherMap))
     }
 
     /// The URL of `endpoint` ("weather" or "forecast") for `coordinate`, with the key.

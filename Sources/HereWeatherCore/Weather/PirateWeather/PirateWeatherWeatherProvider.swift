@@ -22,7 +22,7 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
 
     /// Where users set the key, for error messages.
     public static let howToSetKey =
-        "set api_key under [weather.pirateweather] in the config file, or the PIRATEWEATHER_API_KEY environment variable"
+        "set \(ConfigKey.apiKey(of: .pirateWeather)) in the config file, or the PIRATEWEATHER_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
@@ -48,7 +48,7 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
         }
         try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: "weather.pirateweather.base_url")
+                                                 key: .baseURL(of: .pirateWeather))
     }
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
