@@ -27,7 +27,9 @@ BAND_DEGREES = 0.25
 BANDS = int(180 / BAND_DEGREES)
 SCALE = 10_000  # coordinates in 1e-4 degrees (about 11 m)
 DIGIT_BASE = 0x30  # digit values 0..63 are the characters "0" ... "o"
-RECORD_WIDTH = 15  # latitude 4, longitude 4, name offset 4, region offset 3
+RECORD_WIDTH = 8  # longitude 4, latitude within its band 2, region number 2
+BAND_UNITS = round(BAND_DEGREES * SCALE)  # a band's height in 1e-4 degrees
+NAME_STRIDE = 32  # nameStarts holds the offsets of the names of records 0, 32, 64, ...
 LINE_WIDTH = 96
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -116,21 +118,25 @@ def generate(places, minimum_population, source_note):
 
     chosen.sort(key=lambda p: (band(p[0]), p[1], p[0], p[2]))
 
-    regions, region_offsets, region_bytes = [], {}, 0
+    regions, region_numbers, region_starts, region_bytes = [], {}, [], 0
     names, name_bytes = [], 0
     records = []
     band_starts = [0] * (BANDS + 1)
+    name_starts = []
     for index, (latitude, longitude, name, country, region) in enumerate(chosen):
         key = country + "\t" + region
-        if key not in region_offsets:
-            region_offsets[key] = region_bytes
+        if key not in region_numbers:
+            region_numbers[key] = len(region_starts)
+            region_starts.append(region_bytes)
             regions.append(swift_escaped(key + "\n"))
             region_bytes += len((key + "\n").encode("utf-8"))
+        if index % NAME_STRIDE == 0:
+            name_starts.append(name_bytes)
         names.append(swift_escaped(name + "\n"))
-        name_offset = name_bytes
         name_bytes += len((name + "\n").encode("utf-8"))
-        records.append(digits(round((latitude + 90) * SCALE), 4) + digits(round((longitude + 180) * SCALE), 4)
-                       + digits(name_offset, 4) + digits(region_offsets[key], 3))
+        in_band = round((latitude + 90) * SCALE) - band(latitude) * BAND_UNITS
+        records.append(digits(round((longitude + 180) * SCALE), 4) + digits(in_band, 2)
+                       + digits(region_numbers[key], 2))
         band_starts[band(latitude) + 1] = index + 1
     for b in range(1, BANDS + 1):
         band_starts[b] = max(band_starts[b], band_starts[b - 1])
@@ -144,11 +150,15 @@ def generate(places, minimum_population, source_note):
 // Layout: every number is written in base-64 digits "0"..."o" (character minus 0x30), most
 // significant first, so each literal can be read in place as bytes without any parsing.
 // - records: {RECORD_WIDTH} characters per place, sorted by latitude band ({BAND_DEGREES}°, from the
-//   south pole) and within a band by longitude: latitude + 90 and longitude + 180 in 1e-4°
-//   (4 digits each), the byte offset of the name in `names` (4), the byte offset of the
-//   country and region line in `regions` (3).
+//   south pole) and within a band by longitude: longitude + 180 in 1e-4° (4 digits), the
+//   latitude above the band's southern edge in 1e-4° (2), the number of the country and
+//   region line (2).
 // - bandStarts: {BANDS + 1} numbers of 4 digits: the first record of each band, then the count.
-// - names: one name per line. regions: "CC<tab>Region" per line (the region may be empty).
+// - names: one name per line, in the order of the records.
+// - nameStarts: the byte offset in `names` of the names of records 0, {NAME_STRIDE}, {2 * NAME_STRIDE}, ... (4 digits
+//   each): any record's name is found by counting at most {NAME_STRIDE - 1} lines from one of them.
+// - regionStarts: the byte offset in `regions` of each line, 3 digits each.
+// - regions: "CC<tab>Region" per line (the region may be empty).
 
 /// GeoNames' populated places, compiled in (no resources, no Foundation).
 enum GeoNamesData {{
@@ -157,6 +167,8 @@ enum GeoNamesData {{
     static let bandDegrees = {BAND_DEGREES}
     static let scale = {float(SCALE)}
     static let recordWidth = {RECORD_WIDTH}
+    static let bandUnits = {BAND_UNITS}
+    static let nameStride = {NAME_STRIDE}
 
 """
     parts = [
@@ -164,7 +176,11 @@ enum GeoNamesData {{
                 wrapped(records, LINE_WIDTH - LINE_WIDTH % RECORD_WIDTH), raw=True),
         literal("bandStarts", "The first record of each latitude band, then the record count.",
                 wrapped([digits(s, 4) for s in band_starts], LINE_WIDTH), raw=True),
-        literal("names", "Place names, one per line.", wrapped(names, LINE_WIDTH), raw=False),
+        literal("names", "Place names, one per line, in record order.", wrapped(names, LINE_WIDTH), raw=False),
+        literal("nameStarts", f"The byte offset in `names` of the names of records 0, {NAME_STRIDE}, {2 * NAME_STRIDE}, ...",
+                wrapped([digits(o, 4) for o in name_starts], LINE_WIDTH), raw=True),
+        literal("regionStarts", "The byte offset of each line of `regions`.",
+                wrapped([digits(o, 3) for o in region_starts], LINE_WIDTH - LINE_WIDTH % 3), raw=True),
         literal("regions", "\"CC\\tRegion\" lines.", wrapped(regions, LINE_WIDTH), raw=False),
     ]
     return header + "\n".join(parts) + "}\n", len(chosen), len(regions), name_bytes, region_bytes

@@ -11,7 +11,9 @@ import Musl
 /// only at the bands a circle around the position touches and, in each, at the longitudes the
 /// circle spans (a binary search; wrapping at ±180°; every longitude when the circle holds a
 /// pole). The circle starts at 10 km and grows fourfold until it holds a place or reaches
-/// the radius asked for.
+/// the radius asked for. Only the nearest place's name and region are then read: records hold
+/// no text offsets (8 bytes a place); a name is found by counting lines from the closest
+/// earlier name whose offset is kept (one in `GeoNamesData.nameStride`).
 public enum PlaceIndex {
     /// Beyond this distance (open sea, ice sheets, deserts) no place is named.
     public static let defaultRadius = 100_000.0
@@ -29,7 +31,7 @@ public enum PlaceIndex {
         while true {
             if let best = closest(latitude, longitude, within: searchRadius),
                best.haversine <= Geodesy.haversine(distance: searchRadius) {
-                return place(best.index, latitude: latitude, longitude: longitude)
+                return place(best, latitude: latitude, longitude: longitude)
             }
             if searchRadius >= radius { return nil }
             searchRadius = min(searchRadius * 4, radius)
@@ -56,9 +58,10 @@ public enum PlaceIndex {
         return best
     }
 
-    /// A record and its `Geodesy.haversine` from the position.
+    /// A record, the band it is in, and its `Geodesy.haversine` from the position.
     struct Candidate {
         var index: Int
+        var band: Int
         var haversine: Double
     }
 
@@ -67,11 +70,11 @@ public enum PlaceIndex {
         let end = bandStart(band + 1)
         var index = firstRecord(from: bandStart(band), to: end, longitudeAtLeast: span.low)
         while index < end {
-            let record = GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
-            let encodedLongitude = number(record + 4, 4)
+            let record = self.record(index)
+            let encodedLongitude = number(record, 4)
             if encodedLongitude > span.high { break }
-            let h = Geodesy.haversine(latitude, longitude, decoded(number(record, 4)) - 90, decoded(encodedLongitude) - 180)
-            if h < best?.haversine ?? .infinity { best = Candidate(index: index, haversine: h) }
+            let h = Geodesy.haversine(latitude, longitude, placeLatitude(record, band: band), decoded(encodedLongitude) - 180)
+            if h < best?.haversine ?? .infinity { best = Candidate(index: index, band: band, haversine: h) }
             index += 1
         }
     }
@@ -110,14 +113,14 @@ public enum PlaceIndex {
         }
     }
 
-    /// The record at `index` as a place, measured from the position.
-    static func place(_ index: Int, latitude: Double, longitude: Double) -> NearbyPlace {
-        let record = GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
-        let placeLatitude = decoded(number(record, 4)) - 90
-        let placeLongitude = decoded(number(record + 4, 4)) - 180
-        let name = line(GeoNamesData.names, at: number(record + 8, 4))
+    /// The candidate's record as a place, measured from the position.
+    static func place(_ candidate: Candidate, latitude: Double, longitude: Double) -> NearbyPlace {
+        let record = self.record(candidate.index)
+        let placeLatitude = placeLatitude(record, band: candidate.band)
+        let placeLongitude = decoded(number(record, 4)) - 180
+        let name = line(GeoNamesData.names, at: nameOffset(candidate.index))
         // "CC<tab>Region": the country code is always two letters.
-        let regionOffset = number(record + 12, 3)
+        let regionOffset = number(GeoNamesData.regionStarts.utf8Start + number(record + 6, 2) * 3, 3)
         let region = line(GeoNamesData.regions, at: regionOffset + 3)
         return NearbyPlace(
             name: name, region: region.isEmpty ? nil : region, countryCode: line(GeoNamesData.regions, at: regionOffset, length: 2),
@@ -139,12 +142,37 @@ public enum PlaceIndex {
         number(GeoNamesData.bandStarts.utf8Start + band * 4, 4)
     }
 
+    /// The record at `index`.
+    @inline(__always)
+    static func record(_ index: Int) -> UnsafePointer<UInt8> {
+        GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
+    }
+
+    /// The latitude of a record in `band`, in degrees (the same value as rounding it to 1e-4°).
+    @inline(__always)
+    static func placeLatitude(_ record: UnsafePointer<UInt8>, band: Int) -> Double {
+        decoded(band * GeoNamesData.bandUnits + number(record + 4, 2)) - 90
+    }
+
+    /// The byte offset in `names` of the name of record `index`: the last name whose offset
+    /// is kept, then one line per record in between.
+    static func nameOffset(_ index: Int) -> Int {
+        let names = GeoNamesData.names.utf8Start, size = GeoNamesData.names.utf8CodeUnitCount
+        let (group, skipped) = index.quotientAndRemainder(dividingBy: GeoNamesData.nameStride)
+        var offset = number(GeoNamesData.nameStarts.utf8Start + group * 4, 4)
+        for _ in 0..<skipped {
+            while offset < size && names[offset] != 0x0A { offset += 1 }
+            offset += 1
+        }
+        return offset
+    }
+
     /// The first record in `start..<end` whose encoded longitude is at least `low` (binary search).
     static func firstRecord(from start: Int, to end: Int, longitudeAtLeast low: Int) -> Int {
         var first = start, last = end
         while first < last {
             let middle = (first + last) / 2
-            if number(GeoNamesData.records.utf8Start + middle * GeoNamesData.recordWidth + 4, 4) < low {
+            if number(record(middle), 4) < low {
                 first = middle + 1
             } else {
                 last = middle

@@ -112,38 +112,49 @@ import HereWeatherCore
     }
 
     static func bruteForceNearest(_ latitude: Double, _ longitude: Double, within radius: Double) -> NearbyPlace? {
-        var best: (index: Int, distance: Double)?
-        for index in 0..<GeoNamesData.placeCount {
-            let record = GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
-            let distance = Geodesy.distance(PlaceIndex.decoded(PlaceIndex.number(record, 4)) - 90,
-                                            PlaceIndex.decoded(PlaceIndex.number(record + 4, 4)) - 180, latitude, longitude)
-            if distance <= radius && distance < best?.distance ?? .infinity { best = (index, distance) }
+        var best: PlaceIndex.Candidate?
+        var bestDistance = Double.infinity
+        for band in 0..<GeoNamesData.bandCount {
+            for index in PlaceIndex.bandStart(band)..<PlaceIndex.bandStart(band + 1) {
+                let record = PlaceIndex.record(index)
+                let distance = Geodesy.distance(PlaceIndex.placeLatitude(record, band: band),
+                                                PlaceIndex.decoded(PlaceIndex.number(record, 4)) - 180, latitude, longitude)
+                if distance <= radius && distance < bestDistance {
+                    (best, bestDistance) = (PlaceIndex.Candidate(index: index, band: band, haversine: 0), distance)
+                }
+            }
         }
-        return best.map { PlaceIndex.place($0.index, latitude: latitude, longitude: longitude) }
+        return best.map { PlaceIndex.place($0, latitude: latitude, longitude: longitude) }
     }
 
     @Test func theCompiledInDataIsWellFormed() {
         #expect(PlaceIndex.placeCount > 100_000)
         #expect(PlaceIndex.bandStart(0) == 0)
         #expect(PlaceIndex.bandStart(GeoNamesData.bandCount) == GeoNamesData.placeCount)
+        // One name a record, and the kept name offsets point at the start of a line.
+        let names = UnsafeBufferPointer(start: GeoNamesData.names.utf8Start, count: GeoNamesData.names.utf8CodeUnitCount)
+        #expect(names.count { $0 == 0x0A } == GeoNamesData.placeCount)
+        #expect(names.last == 0x0A)
+        let regionCount = GeoNamesData.regionStarts.utf8CodeUnitCount / 3
         var problems: [String] = []
-        var previous = (band: 0, longitude: -1)
-        for index in stride(from: 0, to: GeoNamesData.placeCount, by: 97) {
-            let record = GeoNamesData.records.utf8Start + index * GeoNamesData.recordWidth
-            let latitude = PlaceIndex.decoded(PlaceIndex.number(record, 4)) - 90
-            let longitude = PlaceIndex.number(record + 4, 4)
-            let band = PlaceIndex.band(latitude)
-            if band < previous.band || (band == previous.band && longitude < previous.longitude) {
-                problems.append("record \(index) out of order")
-            }
-            if !(PlaceIndex.bandStart(band)..<PlaceIndex.bandStart(band + 1)).contains(index)
-                && abs(latitude - (Double(band) * GeoNamesData.bandDegrees - 90)) > 0.001 {
-                problems.append("record \(index) outside its band")
-            }
-            previous = (band, longitude)
-            let place = PlaceIndex.place(index, latitude: latitude, longitude: 0)
-            if place.name.isEmpty || place.countryCode.count != 2 || !(-180..<180).contains(place.longitude) {
-                problems.append("record \(index): \(place)")
+        for band in 0..<GeoNamesData.bandCount {
+            var previousLongitude = -1
+            for index in PlaceIndex.bandStart(band)..<PlaceIndex.bandStart(band + 1) {
+                let record = PlaceIndex.record(index)
+                let longitude = PlaceIndex.number(record, 4), aboveBand = PlaceIndex.number(record + 4, 2)
+                if longitude < previousLongitude { problems.append("record \(index) out of order") }
+                if aboveBand > GeoNamesData.bandUnits { problems.append("record \(index) outside its band") }
+                if PlaceIndex.number(record + 6, 2) >= regionCount { problems.append("record \(index): no such region") }
+                previousLongitude = longitude
+                let offset = PlaceIndex.nameOffset(index)
+                if offset >= names.count || (offset > 0 && names[offset - 1] != 0x0A) {
+                    problems.append("record \(index): name offset \(offset)")
+                }
+                guard index % 97 == 0 else { continue }
+                let place = PlaceIndex.place(PlaceIndex.Candidate(index: index, band: band, haversine: 0), latitude: 0, longitude: 0)
+                if place.name.isEmpty || place.countryCode.count != 2 || !(-180..<180).contains(place.longitude) {
+                    problems.append("record \(index): \(place)")
+                }
             }
         }
         #expect(problems.isEmpty, "\(problems.prefix(5))")
