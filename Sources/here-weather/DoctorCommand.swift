@@ -33,18 +33,18 @@ struct DoctorCommand: AsyncParsableCommand {
         let path = config ?? ConfigurationPaths(environment: environment).configFile
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver
+        let http: any HTTPClient
         do {
             loaded = try ConfigurationLoader.load(path: path)
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
                                                    environment: environment)
+            http = try LocationOptions.httpClient(verbose: verbose, secrets: ProviderFactory.secrets(loaded.configuration, environment: environment),
+                                                  environment: environment)
         } catch let error as any UserFacingError {
             try Terminal.output(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
             throw ExitCode(error.exitStatus.rawValue)
         }
         let settings = loaded.configuration
-        let secrets = ProviderFactory.secrets(settings, environment: environment)
-        let http: any HTTPClient = verbose
-            ? LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) } : CurlHTTPClient()
         let configStatus = loaded.warnings.isEmpty ? Doctor.Check.Status.ok : .warn
         var checks = [Doctor.Check(name: "config", status: configStatus,
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")

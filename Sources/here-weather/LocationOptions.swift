@@ -120,10 +120,17 @@ struct LocationOptions: ParsableArguments {
         return nil
     }
 
-    /// The HTTP client for web services: libcurl, reporting each request with `--verbose`.
-    func httpClient(secrets: [String]) -> any HTTPClient {
-        guard verbose else { return CurlHTTPClient() }
-        return LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) }
+    /// The HTTP client for web services: libcurl, trusting the CAs `environment` names
+    /// (`CURL_CA_BUNDLE`, `SSL_CERT_DIR`, `SSL_CERT_FILE`), reporting each request with `--verbose`.
+    static func httpClient(verbose: Bool, secrets: [String], environment: [String: String]) throws -> any HTTPClient {
+        let client = CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment))
+        guard verbose else { return client }
+        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0) }
+    }
+
+    /// `httpClient(verbose:secrets:environment:)` with `--verbose` as given.
+    func httpClient(secrets: [String], environment: [String: String]) throws -> any HTTPClient {
+        try Self.httpClient(verbose: verbose, secrets: secrets, environment: environment)
     }
 
     /// The location provider and request for `loaded`, with these options applied. Configured
@@ -145,7 +152,7 @@ struct LocationOptions: ParsableArguments {
         let located = ProviderFactory.locationProvider(
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
-            http: httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
+            http: try httpClient(secrets: ProviderFactory.secrets(settings, environment: environment), environment: environment),
             environment: environment, geocodingProvider: geocodingProvider,
             wifiScanner: NetworkManagerScanner(),
             wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment)),

@@ -43,7 +43,7 @@ import Glibc
         }
     }
 
-    let client = CurlHTTPClient(certificateAuthorities: Fixtures.url("tls/localhost-cert.pem").path)
+    let client = CurlHTTPClient(trust: CertificateTrust(bundle: Fixtures.url("tls/localhost-cert.pem").path))
 
     func get(_ url: String) async throws -> HTTPResponse {
         try await client.get(HTTPRequest(url: url, deadline: .now + .seconds(30)))
