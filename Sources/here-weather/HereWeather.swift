@@ -47,9 +47,11 @@ struct HereWeather: AsyncParsableCommand {
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
 
+        Certificate authorities: https requests trust the system's, or those that         $CURL_CA_BUNDLE (a PEM file), else $SSL_CERT_DIR (a hashed directory) and $SSL_CERT_FILE         (a PEM file) name, as curl reads them (e.g. behind a TLS-intercepting proxy).
+
         Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
         service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
-        not permitted, 78 configuration error (including a missing or rejected API key, or no MET Norway contact).
+        not permitted, 78 configuration error (including a missing or rejected API key, no MET Norway contact,         or a CA variable naming a file that cannot be read).
         """,
         version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],

@@ -39,17 +39,13 @@ import Testing
         let server = try TLSFixtureServer(routes: ["/v1/forecast": "weather/open-meteo/tampa-metric.json",
                                                    "/v1/search": "geocoding/open-meteo/melbourne.json"])
         let runner = try CommandRunner()
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["fixed"]
-            [location.fixed]
-            latitude = 27.9506
-            longitude = -82.4572
-            [weather.open-meteo]
-            base_url = "\(server.baseURL)"
-            """)
+        try runner.writeConfig(Self.atAFixedPlace("[weather.open-meteo]\nbase_url = \"\(server.baseURL)\""))
         return (server, runner)
+    }
+
+    /// A config with a fixed location and these weather settings.
+    static func atAFixedPlace(_ weather: String) -> String {
+        "version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 27.9506\nlongitude = -82.4572\n" + weather
     }
 
     @Test func anUntrustedServerFailsWithoutTheVariables() async throws {
@@ -102,19 +98,13 @@ import Testing
                                                    "/data/2.5/forecast": "weather/openweathermap/forecast-tampa-metric.json"])
         defer { server.stop() }
         let runner = try CommandRunner()
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["fixed"]
-            [location.fixed]
-            latitude = 27.9506
-            longitude = -82.4572
+        try runner.writeConfig(Self.atAFixedPlace("""
             [weather]
             provider = "openweathermap"
             [weather.openweathermap]
             api_key = "k"
             base_url = "\(server.baseURL)"
-            """)
+            """))
         let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await server.stats().requests == 2)
