@@ -12,14 +12,13 @@ DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share
 MAN1DIR = $(DATADIR)/man/man1
+MAN5DIR = $(DATADIR)/man/man5
 BASHDIR = $(DATADIR)/bash-completion/completions
 ZSHDIR = $(DATADIR)/zsh/site-functions
 FISHDIR = $(DATADIR)/fish/vendor_completions.d
 
 BINARY = $(BUILD_PATH)/release/here-weather
 GENERATED = $(BUILD_PATH)/install
-# swift-argument-parser's man page writer (the tool behind its generate-manual plugin).
-MANUAL_TOOL = $(BUILD_PATH)/release/generate-manual
 # `make deb` stages the package here and writes the .deb into DEB_DIR.
 DEB_STAGE = $(BUILD_PATH)/deb-root
 DEB_DIR ?= $(BUILD_PATH)
@@ -44,7 +43,7 @@ test: build
 	$(SWIFT) build --build-tests
 	HERE_WEATHER_BINARY="$(abspath $(BINARY))" $(SWIFT) test --skip-build --disable-xctest
 
-## Time the release binary against curl, gpsdecode and gpspipe (README: "Benchmark");
+## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);
 ## BENCH_ARGS="--runs 51" for steadier medians.
 BENCH_ARGS ?=
 bench: build
@@ -52,7 +51,7 @@ bench: build
 	scripts/bench --binary $(BINARY) $(BENCH_ARGS)
 
 ## Build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS; prints each one's
-## executions and whether it crashed (README: "Fuzzing").
+## executions and whether it crashed (docs/development.md: "Fuzzing").
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz --seconds $(FUZZ_SECONDS)
@@ -70,35 +69,32 @@ completions: build
 	$(BINARY) --generate-completion-script zsh > $(GENERATED)/_here-weather
 	$(BINARY) --generate-completion-script fish > $(GENERATED)/here-weather.fish
 
-## The man page, from the command's own help, by swift-argument-parser's generate-manual
-## tool run on `make build`'s binary (works offline once the package's dependencies are
-## checked out). Not through `swift package plugin generate-manual`: the plugin rebuilds
-## .build/release/here-weather without --static-swift-stdlib, and `install` would copy that.
-## Blank lines become paragraph breaks, which mdoc wants.
+## The man pages: here-weather(1) from the binary's own help (commands, options, and the exit
+## statuses of ExitStatus.swift) and docs/man/here-weather.1.in (files, environment, examples),
+## and here-weather.toml(5) from docs/configuration.md (lowdown): scripts/make-manual.
 manual: build
-	$(SWIFT) build -c release --product generate-manual --static-swift-stdlib --scratch-path $(BUILD_PATH)
-	mkdir -p $(GENERATED)/manual
-	$(MANUAL_TOOL) $(BINARY) --output-directory $(GENERATED)/manual
-	sed 's/^$$/.Pp/' $(GENERATED)/manual/here-weather.1 > $(GENERATED)/here-weather.1
+	scripts/install-deps manual
+	scripts/make-manual $(BINARY) $(GENERATED)
 
 ## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
-## for bash, zsh and fish, and the man page.
+## for bash, zsh and fish, and the man pages.
 install: build completions manual
-	install -d $(BINDIR) $(MAN1DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -d $(BINDIR) $(MAN1DIR) $(MAN5DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	install -m 0755 -s $(BINARY) $(BINDIR)/here-weather
 	install -m 0644 $(GENERATED)/here-weather.1 $(MAN1DIR)/here-weather.1
+	install -m 0644 $(GENERATED)/here-weather.toml.5 $(MAN5DIR)/here-weather.toml.5
 	install -m 0644 $(GENERATED)/here-weather.bash $(BASHDIR)/here-weather
 	install -m 0644 $(GENERATED)/_here-weather $(ZSHDIR)/_here-weather
 	install -m 0644 $(GENERATED)/here-weather.fish $(FISHDIR)/here-weather.fish
 
 ## Remove what `make install` put in place (same PREFIX and DESTDIR).
 uninstall:
-	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(BASHDIR)/here-weather \
+	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(MAN5DIR)/here-weather.toml.5 $(BASHDIR)/here-weather \
 		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish
 
 ## A Debian package, DEB_DIR/here-weather_<version>_<arch>.deb, of what `make install`
 ## installs under /usr plus the copyright, changelog and an example config; checked with
-## lintian when it is installed (scripts/make-deb; README: "Install").
+## lintian when it is installed (scripts/make-deb; README.md: "Install").
 deb:
 	scripts/install-deps deb
 	rm -rf $(DEB_STAGE)

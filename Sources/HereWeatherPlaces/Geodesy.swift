@@ -51,8 +51,17 @@ public enum Geodesy {
 
     /// The 8-point compass name of a direction in degrees ("NE").
     public static func compassPoint(_ degrees: Double) -> String {
-        guard degrees.isFinite else { return "N" }
-        let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return compassPoints[Int((normalized / 45).rounded()) % 8]
+        compassPoints[Int((normalized(degrees) / 45).rounded()) % 8]
+    }
+
+    /// A direction in whole degrees, 0...359 (359.6° is 0, not 360).
+    public static func wholeDegrees(_ degrees: Double) -> Int {
+        Int(normalized(degrees).rounded()) % 360
+    }
+
+    /// A direction within 0..<360 degrees; north for one that is not finite.
+    static func normalized(_ degrees: Double) -> Double {
+        guard degrees.isFinite else { return 0 }
+        return (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
     }
 }

@@ -43,6 +43,9 @@ public struct NearbyPlace: Sendable, Equatable {
     /// The 8-point compass direction of `bearing`: "N", "NE", ... "NW".
     public var compassPoint: String { Geodesy.compassPoint(bearing) }
 
+    /// `bearing` in whole degrees, 0...359: 359.6° is 0 (north), as `compassPoint` reads it.
+    public var wholeDegreesBearing: Int { Geodesy.wholeDegrees(bearing) }
+
     /// "near Tampa, Florida, US (3 km NE)"; under `closeDistance`, "near Tampa, Florida, US".
     /// Always "near": a fix is never claimed to be exactly at the place's centre.
     public var text: String {

@@ -17,22 +17,13 @@ struct ConfigCommand: ParsableCommand {
         subcommands: [Path.self, Show.self, Init.self]
     )
 
-    struct Options: ParsableArguments {
-        @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
-        var config: String?
-
-        var path: String {
-            config ?? ConfigurationPaths(environment: SystemPath.environment).configFile
-        }
-    }
-
     struct Path: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "path", abstract: "Print the config file's path.")
-        @OptionGroup var options: Options
+        @OptionGroup var options: ConfigOption
 
         func run() throws {
-            try Terminal.output(options.path)
+            try Terminal.output(options.path())
         }
     }
 
@@ -40,11 +31,11 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print the effective configuration (defaults filled in, API keys redacted).")
-        @OptionGroup var options: Options
+        @OptionGroup var options: ConfigOption
 
         func run() throws {
             do {
-                let loaded = try ConfigurationLoader.load(path: options.path)
+                let loaded = try options.load()
                 Terminal.warn(loaded.warnings)
                 try Terminal.output("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
                 try Terminal.output(ConfigurationText.effective(loaded.configuration, environment: SystemPath.environment),
@@ -58,12 +49,12 @@ struct ConfigCommand: ParsableCommand {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "init", abstract: "Write a commented default config file.")
-        @OptionGroup var options: Options
+        @OptionGroup var options: ConfigOption
         @Flag(help: "Replace an existing file.")
         var force = false
 
         func run() throws {
-            let path = options.path
+            let path = options.path()
             do {
                 try AtomicFile.write(ConfigurationText.template, to: path, overwrite: force)
             } catch let error as AtomicFile.WriteError {

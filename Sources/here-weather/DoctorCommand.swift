@@ -22,24 +22,22 @@ struct DoctorCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
-    var config: String?
+    @OptionGroup var configFile: ConfigOption
 
-    @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
-    var verbose = false
+    @OptionGroup var verbosity: VerboseOption
 
     func run() async throws {
         let environment = SystemPath.environment
-        let path = config ?? ConfigurationPaths(environment: environment).configFile
+        let path = configFile.path(environment: environment)
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver
         let http: any HTTPClient
         do {
-            loaded = try ConfigurationLoader.load(path: path)
+            loaded = try configFile.load(environment: environment)
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
                                                    environment: environment)
-            http = try LocationOptions.httpClient(verbose: verbose, secrets: ProviderFactory.secrets(loaded.configuration, environment: environment),
-                                                  environment: environment)
+            http = try verbosity.httpClient(secrets: ProviderFactory.secrets(loaded.configuration, environment: environment),
+                                            environment: environment)
         } catch let error as any UserFacingError {
             try Terminal.output(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
             throw ExitCode(error.exitStatus.rawValue)
@@ -71,6 +69,6 @@ struct DoctorCommand: AsyncParsableCommand {
             skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()
         try Terminal.output(Doctor.render(checks))
-        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(1) }
+        if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 }

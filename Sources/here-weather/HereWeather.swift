@@ -47,11 +47,11 @@ struct HereWeather: AsyncParsableCommand {
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
 
-        Certificate authorities: https requests trust the system's, or those that         $CURL_CA_BUNDLE (a PEM file), else $SSL_CERT_DIR (a hashed directory) and $SSL_CERT_FILE         (a PEM file) name, as curl reads them (e.g. behind a TLS-intercepting proxy).
+        Certificate authorities: https requests trust the system's, or those that \
+        $CURL_CA_BUNDLE (a PEM file), else $SSL_CERT_DIR (a hashed directory) and $SSL_CERT_FILE \
+        (a PEM file) name, as curl reads them (e.g. behind a TLS-intercepting proxy).
 
-        Exit status: 0 ok, 64 bad usage, 66 unreadable --weather-replay file, 69 weather \
-        service unreachable or failing, 73 file not written, 74 output not written, 75 no location, 77 location \
-        not permitted, 78 configuration error (including a missing or rejected API key, no MET Norway contact,         or a CA variable naming a file that cannot be read).
+        \(ExitStatus.helpList)
         """,
         version: HereWeatherVersion.current,
         subcommands: [ReportCommand.self, WhereCommand.self, DoctorCommand.self, ConfigCommand.self, PermissionsCommand.self],
@@ -60,17 +60,69 @@ struct HereWeather: AsyncParsableCommand {
 
     /// Runs the command as swift-argument-parser would, except that what it prints goes through `Terminal` too:
     /// help, version and completion scripts are checked writes, and its error lines (which
-    /// echo what was typed) are made safe like every other line on stderr.
+    /// echo what was typed) are made safe like every other line on stderr. A command line
+    /// that does not parse, with `--json` on it, gets the JSON error on stdout like every
+    /// other failure: the commands never ran to print it.
     static func run(_ arguments: [String]) async {
+        var command: any ParsableCommand
         do {
-            var command = try await asyncParseAsRoot(arguments)
+            if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }
+            command = try await asyncParseAsRoot(arguments)
+        } catch {
+            if asksForJSON(arguments) {
+                if let usage = error as? UsageError {
+                    Terminal.json(error: usage)
+                } else if ExitStatus(rawValue: exitCode(for: error).rawValue) == .usage {
+                    Terminal.json(error: UsageError(firstLine(message(for: error))))
+                }
+            }
+            Glibc.exit(finish(error, arguments: arguments))
+        }
+        do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            Glibc.exit(Terminal.finish(message: fullMessage(for: error), status: exitCode(for: error)))
+            Glibc.exit(finish(error, arguments: arguments))
         }
+    }
+
+    /// Reports what ended the run and returns its exit status. Help, the version and completion
+    /// scripts go to stdout (exit 0). Every error line on stderr starts "here-weather: ". A
+    /// command-line error (64) is its message (or the line with the command moved first),
+    /// then which help shows the usage: no usage block, no "Error:".
+    static func finish(_ error: any Error, arguments: [String]) -> Int32 {
+        if let error = error as? any UserFacingError {
+            return Terminal.fail(error, json: false).rawValue
+        }
+        let status = exitCode(for: error)
+        if status == .success {
+            return Terminal.finish(output: CompletionScript.adjusted(fullMessage(for: error)))
+        }
+        let message = message(for: error)
+        guard !message.isEmpty else { return status.rawValue }  // an exit the command reported itself
+        if status.rawValue == ExitStatus.usage.rawValue {
+            if let corrected = CommandLineCheck.misplacedCommand(in: arguments) {
+                Terminal.standardError("here-weather: " + corrected)
+            } else {
+                Terminal.standardError("here-weather: " + message)
+                Terminal.standardError("here-weather: see '\(CommandLineCheck.commandLine(of: arguments)) --help'")
+            }
+        } else {
+            Terminal.standardError("here-weather: " + message)
+        }
+        return status.rawValue
+    }
+
+    /// Whether `--json` is among the options (before a `--` that ends them).
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
+    /// The message's first line: the error without the help lines the parser adds to some.
+    static func firstLine(_ message: String) -> String {
+        String(message.split(separator: "\n", omittingEmptySubsequences: true).first ?? Substring(message))
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import HereWeatherCore
 import HereWeatherDBus
 import HereWeatherGPSD
-import HereWeatherHTTP
 import HereWeatherWiFi
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -23,32 +22,32 @@ struct LocationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Look up this place by name with the weather provider's geocoding service (Open-Meteo's for metno and pirateweather): \"Melbourne\", \"Melbourne, AU\", \"Melbourne, Florida\"; overrides every location source.", valueName: "name"))
     var city: String?
 
-    @Option(help: ArgumentHelp("Desired accuracy: \(DesiredAccuracy.choices) (default 3km: weather needs no more).", valueName: "level"))
-    var accuracy: String?
+    @Option(help: ArgumentHelp("Desired accuracy (default 3km: weather needs no more).", valueName: "level"))
+    var accuracy: Choice<DesiredAccuracy>?
 
-    @Option(help: ArgumentHelp("Seconds the whole location request may take (default 10).", valueName: "seconds"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Seconds the whole location request may take (default 10).", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .customLong("max-age"),
+    @Option(name: .customLong("max-age"), parsing: .unconditional,
             help: ArgumentHelp("Ignore fixes older than this many seconds, or 'off' (default 300).", valueName: "seconds|off"))
     var maxAge: String?
 
-    @Option(help: ArgumentHelp("Play back an NMEA 0183 log (or read a serial device) as the location source.", valueName: "file"))
+    @Option(help: ArgumentHelp("Play back an NMEA 0183 log (or read a serial device) as the location source.", valueName: "file"),
+            completion: .file())
     var replay: String?
 
-    @Option(name: .customLong("replay-speed"),
+    @Option(name: .customLong("replay-speed"), parsing: .unconditional,
             help: ArgumentHelp("Playback speed: 'max' (default: read as fast as possible) or a factor (1 = recorded pace).", valueName: "N|max"))
     var replaySpeed: String?
 
     @Option(name: .customLong("source"),
-            help: ArgumentHelp("Use only this location source for this run (\(LocationSource.allCases.map(\.rawValue).joined(separator: ", "))); repeatable, in priority order.", valueName: "name"))
-    var sources: [String] = []
+            help: ArgumentHelp("Use only this location source for this run; repeatable, in priority order.", valueName: "name"))
+    var sources: [Choice<LocationSource>] = []
 
-    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
-    var config: String?
+    @OptionGroup var configFile: ConfigOption
 
-    @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
-    var verbose = false
+    @OptionGroup var verbosity: VerboseOption
 
     func validate() throws {
         if (latitude == nil) != (longitude == nil) {
@@ -71,22 +70,20 @@ struct LocationOptions: ParsableArguments {
                 throw ValidationError("--city and \(latitude != nil ? "--lat/--lon" : "--replay") both give the location: use one.")
             }
         }
-        if let accuracy, DesiredAccuracy(accuracy) == nil {
-            throw ValidationError("--accuracy must be \(DesiredAccuracy.choices) (got \"\(ServiceText.printable(accuracy))\").")
-        }
+        _ = try accuracy?.checked("--accuracy")
         let bounds = Configuration.LocationSettings.self
         if let timeout, !bounds.timeoutRange.contains(timeout) {
-            throw ValidationError("--timeout must be a number of seconds from \(Self.format(bounds.timeoutRange)).")
+            throw ValidationError("--timeout must be from \(Self.format(bounds.timeoutRange)) seconds (got \(Self.format(timeout))).")
         }
-        if let maxAge, maxAge != "off", Double(maxAge).map(bounds.maxAgeRange.contains) != true {
-            throw ValidationError("--max-age must be a number of seconds from \(Self.format(bounds.maxAgeRange)), "
-                                  + "or 'off' (got \"\(ServiceText.printable(maxAge))\").")
+        if let maxAge, Self.seconds(maxAge: maxAge) == nil {
+            throw ValidationError("--max-age must be 'off' or from \(Self.format(bounds.maxAgeRange)) seconds "
+                                  + "(got \"\(ServiceText.printable(maxAge))\").")
         }
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
             throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(ServiceText.printable(replaySpeed))\").")
         }
-        for source in sources where !LocationSource.allCases.contains(where: { $0.rawValue == source }) {
-            throw ValidationError("--source must be one of " + LocationSource.allCases.map(\.rawValue).joined(separator: ", ") + " (got \"\(ServiceText.printable(source))\").")
+        for source in sources {
+            _ = try source.checked("--source")
         }
         if !sources.isEmpty && (replay != nil || latitude != nil || city != nil) {
             throw ValidationError("--source chooses among configured sources; --lat/--lon, --city and --replay replace them all.")
@@ -98,13 +95,24 @@ struct LocationOptions: ParsableArguments {
 
     /// "1 to 3600".
     static func format(_ range: ClosedRange<Double>) -> String {
-        "\(Int(range.lowerBound)) to \(Int(range.upperBound))"
+        "\(format(range.lowerBound)) to \(format(range.upperBound))"
     }
 
-    /// The config file's path: --config, else the environment's.
-    func configPath(environment: [String: String]) -> String {
-        config ?? ConfigurationPaths(environment: environment).configFile
+    /// `3`, `0.5`, `-3`: a number as typed, without a needless ".0".
+    static func format(_ value: Double) -> String {
+        value.isFinite && value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
+
+    /// What `--max-age TEXT` means: `.some(nil)` for `off` (any age), `.some(seconds)` within the
+    /// config's bounds, `nil` for anything else.
+    static func seconds(maxAge text: String) -> Double?? {
+        if text.lowercased() == "off" { return .some(nil) }
+        guard let seconds = Double(text), Configuration.LocationSettings.maxAgeRange.contains(seconds) else { return nil }
+        return .some(seconds)
+    }
+
+    /// The sources `--source` names, in the order given.
+    var onlySources: [LocationSource] { sources.compactMap(\.value) }
 
     /// The command line's explicit location, if any.
     var override: LocationOverride? {
@@ -120,19 +128,6 @@ struct LocationOptions: ParsableArguments {
         return nil
     }
 
-    /// The HTTP client for web services: libcurl, trusting the CAs `environment` names
-    /// (`CURL_CA_BUNDLE`, `SSL_CERT_DIR`, `SSL_CERT_FILE`), reporting each request with `--verbose`.
-    static func httpClient(verbose: Bool, secrets: [String], environment: [String: String]) throws -> any HTTPClient {
-        let client = CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment))
-        guard verbose else { return client }
-        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0) }
-    }
-
-    /// `httpClient(verbose:secrets:environment:)` with `--verbose` as given.
-    func httpClient(secrets: [String], environment: [String: String]) throws -> any HTTPClient {
-        try Self.httpClient(verbose: verbose, secrets: secrets, environment: environment)
-    }
-
     /// The location provider and request for `loaded`, with these options applied. Configured
     /// sources go through the permission system (prompting on a terminal); explicit input
     /// (`--lat/--lon`, `--city`, `--replay`) needs no permission. `--city` asks the geocoding
@@ -141,7 +136,7 @@ struct LocationOptions: ParsableArguments {
                        geocodingProvider: WeatherProviderKind? = nil) throws
         -> (any LocationProvider, LocationRequest) {
         let settings = loaded.configuration
-        let only = sources.isEmpty ? nil : sources.compactMap(LocationSource.init(rawValue:))
+        let only = sources.isEmpty ? nil : onlySources
         var authorizer: any LocationAuthorizer = AllowAllAuthorizer()
         if override == nil {
             let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: loaded.path,
@@ -152,7 +147,8 @@ struct LocationOptions: ParsableArguments {
         let located = ProviderFactory.locationProvider(
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
-            http: try httpClient(secrets: ProviderFactory.secrets(settings, environment: environment), environment: environment),
+            http: try verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
+                                           environment: environment),
             environment: environment, geocodingProvider: geocodingProvider,
             wifiScanner: NetworkManagerScanner(),
             wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment)),
@@ -161,9 +157,8 @@ struct LocationOptions: ParsableArguments {
             GPSDLocationProvider(host: $0.host, port: $0.port)
         }
         let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
-        let age: Double?? = maxAge.map { $0 == "off" ? nil : Double($0) }
-        let request = ProviderFactory.locationRequest(settings, accuracy: accuracy.flatMap(DesiredAccuracy.init),
-                                                      timeout: timeout, maxAge: age)
+        let request = ProviderFactory.locationRequest(settings, accuracy: accuracy?.value, timeout: timeout,
+                                                      maxAge: maxAge.flatMap(Self.seconds(maxAge:)))
         return (provider, request)
     }
 }

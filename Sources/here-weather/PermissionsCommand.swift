@@ -20,23 +20,22 @@ struct PermissionsCommand: ParsableCommand {
         the config file.
 
         Examples:
-          here-weather permissions                   # each source, its state, its origin
-          here-weather permissions allow gpsd wifi ip   # e.g. for a status bar (no prompt)
-          here-weather permissions reset gpsd        # back to the config or the default
+          here-weather permissions                     # each source, state, origin
+          here-weather permissions allow gpsd wifi ip  # for a status bar: no prompt
+          here-weather permissions reset gpsd          # back to config or default
         """,
         subcommands: [Show.self, Allow.self, Deny.self, Reset.self],
         defaultSubcommand: Show.self
     )
 
     struct Options: ParsableArguments {
-        @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"))
-        var config: String?
+        @OptionGroup var configFile: ConfigOption
 
         /// The configuration, the resolver over it and the store, with warnings printed.
         func load() throws -> (PermissionResolver, PermissionStore) {
             let environment = SystemPath.environment
             do {
-                let loaded = try ConfigurationLoader.load(path: config ?? ConfigurationPaths(environment: environment).configFile)
+                let loaded = try configFile.load(environment: environment)
                 Terminal.warn(loaded.warnings)
                 let resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: loaded.path,
                                                            environment: environment)
@@ -48,25 +47,19 @@ struct PermissionsCommand: ParsableCommand {
         }
     }
 
-    /// The SOURCE arguments: one or more of `LocationSource.permissionSources`, else exit 64.
+    /// The SOURCE arguments: one or more location sources, else exit 64.
     struct SourceArgument: ParsableArguments {
-        @Argument(help: ArgumentHelp("One or more sources: \(PermissionsCommand.sourceList).", valueName: "source"),
-                  transform: PermissionsCommand.source(named:))
-        var sources: [LocationSource] = []
+        @Argument(help: ArgumentHelp("One or more sources.", valueName: "source"))
+        var named: [Choice<LocationSource>] = []
 
         func validate() throws {
-            if sources.isEmpty { throw ValidationError("Name at least one source: \(PermissionsCommand.sourceList).") }
+            if named.isEmpty { throw ValidationError("Name at least one source: \(Choice<LocationSource>.choices).") }
+            for source in named { _ = try source.checked("a source") }
         }
-    }
 
-    static func source(named name: String) throws -> LocationSource {
-        guard let source = LocationSource.permissionSources.first(where: { $0.rawValue == name }) else {
-            throw ValidationError("Unknown source \"\(ServiceText.printable(name))\": use one of \(sourceList).")
-        }
-        return source
+        /// The sources, in the order given.
+        var sources: [LocationSource] { named.compactMap(\.value) }
     }
-
-    static var sourceList: String { LocationSource.permissionSources.map(\.rawValue).joined(separator: ", ") }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -35,12 +35,12 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup var location: LocationOptions
 
     @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
-    var units: String?
+    var units: Choice<Units>?
 
-    @Option(help: ArgumentHelp("\(WeatherProviderKind.choices) (default from the config: open-meteo).", valueName: "name"))
-    var provider: String?
+    @Option(help: ArgumentHelp("The weather service (default from the config: open-meteo).", valueName: "name"))
+    var provider: Choice<WeatherProviderKind>?
 
-    @Flag(help: "Print one JSON object (schema in the README); errors as {\"error\":{...}}.")
+    @Flag(help: "Print the report as one JSON object on one line; errors as {\"error\":{...}}.")
     var json = false
 
     @Option(help: ArgumentHelp("Print one line filled in from %-codes, e.g. '%c %t %w' (codes below; %% is a percent sign).", valueName: "string"))
@@ -56,7 +56,8 @@ struct ReportCommand: AsyncParsableCommand {
     var daily = false
 
     @Option(name: .customLong("weather-replay"),
-            help: ArgumentHelp("Read a recorded provider response from FILE instead of the network.", valueName: "file"))
+            help: ArgumentHelp("Read a recorded provider response from FILE instead of the network.", valueName: "file"),
+            completion: .file())
     var weatherReplay: String?
 
     @Flag(name: .customLong("no-stale"),
@@ -67,12 +68,8 @@ struct ReportCommand: AsyncParsableCommand {
     var noCache = false
 
     func validate() throws {
-        if let units, Units(rawValue: units) == nil {
-            throw ValidationError("--units must be metric, imperial or standard (got \"\(ServiceText.printable(units))\").")
-        }
-        if let provider, WeatherProviderKind(rawValue: provider) == nil {
-            throw ValidationError("--provider must be \(WeatherProviderKind.choices) (got \"\(ServiceText.printable(provider))\").")
-        }
+        _ = try units?.checked("--units")
+        _ = try provider?.checked("--provider")
         if json && (format != nil || waybar) {
             throw ValidationError("--json prints the whole report: use it without --format and --waybar.")
         }
@@ -100,23 +97,23 @@ struct ReportCommand: AsyncParsableCommand {
         var spinner: Spinner?
         defer { spinner?.stop() }
         do {
-            let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
+            let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let settings = loaded.configuration
             icons = settings.output.icons
-            let kind = provider.flatMap(WeatherProviderKind.init(rawValue:)) ?? settings.weather.provider
+            let kind = provider?.value ?? settings.weather.provider
             let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
                                                                          geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  http: try location.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
-                                                                                                    environment: environment))
+                                                                  http: try location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
+                                                                                                          environment: environment))
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),
                                                          readsFreshEntries: !noCache, allowsStale: !noStale)
             }
             if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: output.isForPrograms,
-                                        verbose: location.verbose, environment: environment) {
+                                        verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: locationSources(settings)),
                                       ascii: icons == .ascii)
                 weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
@@ -127,7 +124,7 @@ struct ReportCommand: AsyncParsableCommand {
                 locationProvider: locationProvider,
                 locationRequest: request,
                 weatherProvider: weatherProvider,
-                units: units.flatMap(Units.init(rawValue:)) ?? settings.weather.units,
+                units: units?.value ?? settings.weather.units,
                 weatherTimeout: settings.weather.timeout,
                 recording: try weatherReplay.map(Self.readRecording))
             let (location, report) = try await lookup.run()
@@ -143,7 +140,7 @@ struct ReportCommand: AsyncParsableCommand {
     func locationSources(_ settings: Configuration) -> [LocationSource] {
         if location.latitude != nil { return [] }
         if location.replay != nil { return [.nmea] }
-        let only = location.sources.compactMap(LocationSource.init(rawValue:))
+        let only = location.onlySources
         if !only.isEmpty { return only }
         // The zero-config chain names sources that may not be present: no promise of a GPS fix.
         return settings.location.isZeroConfig ? [] : settings.location.sources

@@ -43,16 +43,12 @@ enum Terminal {
         throw fail(failure, json: false)
     }
 
-    /// Prints what swift-argument-parser made of the error that ended the run (help text on
-    /// stdout when it ends cleanly, a usage error on stderr) and returns the exit status.
-    static func finish(message: String, status: ExitCode) -> Int32 {
-        guard !message.isEmpty else { return status.rawValue }
-        if status == .success {
-            do { try output(message) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
-        } else {
-            warn(message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-        }
-        return status.rawValue
+    /// Prints the text of a clean exit (help, the version, a completion script) on stdout and
+    /// returns the exit status: 0, or 74 when stdout cannot take it.
+    static func finish(output text: String) -> Int32 {
+        guard !text.isEmpty else { return ExitStatus.ok.rawValue }
+        do { try output(text) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
+        return ExitStatus.ok.rawValue
     }
 
     /// Writes `lines` to stderr.
@@ -70,13 +66,17 @@ enum Terminal {
     /// Reports `error` (JSON on stdout too when asked, unless stdout is what failed) and
     /// returns the exit to throw.
     static func fail(_ error: any UserFacingError, json: Bool) -> ExitCode {
-        // The run already fails with the error's status: a JSON copy that cannot be written
-        // changes nothing, and the error stays the one line.
-        if json && !standardOutputWasClosed && !(error is OutputWriteError) {
-            _ = writeAll(STDOUT_FILENO, JSONReport.error(error) + "\n")
-        }
+        if json && !(error is OutputWriteError) { self.json(error: error) }
         standardError("here-weather: " + error.message)
         return ExitCode(error.exitStatus.rawValue)
+    }
+
+    /// Writes `error` to stdout as `{"error":{...}}` (`JSONReport.error`), for `--json`.
+    static func json(error: any UserFacingError) {
+        // The run already fails with the error's status: a JSON copy that cannot be written
+        // changes nothing, and the error stays the one line.
+        guard !standardOutputWasClosed else { return }
+        _ = writeAll(STDOUT_FILENO, JSONReport.error(error) + "\n")
     }
 
     /// Writes every byte of `text` to `descriptor`; the `errno` of a write that failed, else `nil`.

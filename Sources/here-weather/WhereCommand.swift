@@ -13,9 +13,9 @@ struct WhereCommand: AsyncParsableCommand {
         abstract: "Print only the location: coordinates, accuracy, age, source, altitude, nearest town.",
         discussion: """
         Examples:
-          here-weather where                                  # from the sources (no config: those present)
-          here-weather where --replay Fixtures/nmea/drive.nmea --accuracy 10m
-          here-weather where --city "Melbourne, Florida"      # look a place up by name
+          here-weather where                              # from the sources
+          here-weather where --replay drive.nmea --accuracy 10m   # an NMEA log
+          here-weather where --city "Melbourne, Florida"  # a place by name
           here-weather where --json | jq .location.accuracy_m
         """
     )
@@ -28,7 +28,7 @@ struct WhereCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = SystemPath.environment
         do {
-            let loaded = try ConfigurationLoader.load(path: location.configPath(environment: environment))
+            let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let (provider, request) = try location.locationSetup(loaded, environment: environment)
             let fix = try await provider.requestLocation(request)

@@ -256,8 +256,8 @@ private struct RunningCommand: @unchecked Sendable {
 
     /// Waits for the run to end and returns what it printed.
     func finish() -> CommandRunner.Result {
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readToEndRetryingInterrupts()
+        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return CommandRunner.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                                     stderr: String(decoding: errData, as: UTF8.self))

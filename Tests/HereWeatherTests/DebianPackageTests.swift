@@ -16,6 +16,7 @@ extension InstallTests {
     static let packaged = [
         "/usr/bin/here-weather",
         "/usr/share/man/man1/here-weather.1.gz",
+        "/usr/share/man/man5/here-weather.toml.5.gz",
         "/usr/share/bash-completion/completions/here-weather",
         "/usr/share/zsh/vendor-completions/_here-weather",
         "/usr/share/fish/vendor_completions.d/here-weather.fish",

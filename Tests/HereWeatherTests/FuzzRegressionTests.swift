@@ -3,7 +3,7 @@ import Testing
 @testable import HereWeatherCore
 import HereWeatherHTTP
 
-/// Inputs the fuzz targets in `Fuzz/` found to break an invariant (README: "Fuzzing"), kept
+/// Inputs the fuzz targets in `Fuzz/` found to break an invariant (docs/development.md: "Fuzzing"), kept
 /// here so that `make test` keeps them fixed; and the config fixture the config target is
 /// seeded with, round-tripped.
 @Suite struct FuzzRegressionTests {

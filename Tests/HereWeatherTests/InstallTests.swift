@@ -3,7 +3,7 @@ import Testing
 import HereWeatherCore
 
 /// `make install` and `make uninstall`: the release binary, bash/zsh/fish completions and the
-/// man page land in the standard places under PREFIX (and DESTDIR), and go away again.
+/// man pages land in the standard places under PREFIX (and DESTDIR), and go away again.
 ///
 /// Builds the release binary once, in `.build-install` (a few minutes from cold: `swift test`
 /// holds `.build`'s lock while tests run); runs serially, since both tests use that folder.
@@ -12,15 +12,13 @@ import HereWeatherCore
     static let installed = [
         "bin/here-weather",
         "share/man/man1/here-weather.1",
+        "share/man/man5/here-weather.toml.5",
         "share/bash-completion/completions/here-weather",
         "share/zsh/site-functions/_here-weather",
         "share/fish/vendor_completions.d/here-weather.fish",
     ]
 
-    struct Output: Sendable {
-        var status: Int32
-        var text: String
-    }
+    typealias Output = CapturedRun
 
     /// Runs `make` with `arguments` in the repository root, stdout and stderr together, on a
     /// thread of its own: the release build takes minutes, and must not hold one of the
@@ -43,23 +41,11 @@ import HereWeatherCore
     /// Runs `executable` in the repository root with only `environment`, stdout and stderr
     /// together, on a thread of its own.
     func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> Output {
-        try await BlockingCall.run { Result { try runBlocking(executable, arguments, environment: environment) } }
+        try await CapturedRun.run(executable, arguments, environment: environment)
     }
 
     func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.root
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        try CapturedRun.blocking(executable, arguments, environment: environment)
     }
 
     /// Checks that the installed `binary` stands alone, as on a machine without Swift: it links
@@ -121,13 +107,18 @@ import HereWeatherCore
         #expect(try read(prefix.appendingPathComponent("share/bash-completion/completions/here-weather")).contains("complete -"))
         #expect(try read(prefix.appendingPathComponent("share/zsh/site-functions/_here-weather")).hasPrefix("#compdef here-weather"))
 
-        // The man page: mdoc with NAME, SYNOPSIS and the options, and no empty lines.
+        // The man pages (ManualPageTests lints them): here-weather(1) in mdoc with NAME,
+        // SYNOPSIS and the options, here-weather.toml(5) in man; no empty lines.
         let manual = try read(prefix.appendingPathComponent("share/man/man1/here-weather.1"))
         #expect(manual.contains(".Sh NAME\n.Nm here-weather\n"))
         #expect(manual.contains(".Sh SYNOPSIS"))
         #expect(manual.contains(".Dt HERE-WEATHER 1"))
         #expect(manual.contains("Fl -city"))
         #expect(!manual.contains("\n\n"))
+        let configuration = try read(prefix.appendingPathComponent("share/man/man5/here-weather.toml.5"))
+        #expect(configuration.hasPrefix(".TH HERE-WEATHER.TOML 5 "))
+        #expect(configuration.contains("location.accuracy"))
+        #expect(!configuration.contains("\n\n"))
 
         // The installed binary is the static, stripped one, and runs without the toolchain.
         try await expectRunsWithoutSwift(binary.path)

@@ -68,7 +68,7 @@ struct NMEAGpsdecodeComparisonTests {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let output = pipe.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         var reports: [Report] = []
         for line in output.split(separator: UInt8(ascii: "\n")) {

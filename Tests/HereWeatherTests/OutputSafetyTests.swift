@@ -104,7 +104,7 @@ import HereWeatherCore
         let value = option == ["--format"] ? "%\u{1B}" : "x\ny\u{1B}[2J\u{07}"
         let result = try await runner.run(option + [value])
         #expect(result.status == 64, "\(result.stderr)")
-        let errorLine = result.stderr.split(separator: "\n").first { $0.hasPrefix("Error: ") }
+        let errorLine = result.stderr.split(separator: "\n").first { $0.hasPrefix("here-weather: ") }
         #expect(errorLine?.contains(option == ["--format"] ? "unknown code % ." : "(got \"x y [2J \")") == true, "\(result.stderr.debugDescription)")
         #expect(!Self.hasControl(Substring(result.stderr.replacingOccurrences(of: "\n", with: ""))), "\(result.stderr.debugDescription)")
     }
@@ -131,7 +131,7 @@ extension CommandRunner {
         process.standardError = err
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
     }

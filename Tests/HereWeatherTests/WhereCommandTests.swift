@@ -41,12 +41,16 @@ import Testing
         #expect(location["accuracy_estimated"] as? Bool == false)
     }
 
+    /// 1 m is no `--accuracy` level (those are best, 10m, 100m, 1km, 3km and any); the config
+    /// file's `accuracy` takes any distance.
     @Test func anUnmetAccuracyIsMarked() async throws {
-        let result = try await CommandRunner().run(["where", "--json", "--replay", log("drive.nmea"), "--accuracy", "1m"])
+        let runner = try CommandRunner()
+        try runner.writeConfig("[location]\naccuracy = \"1m\"\n")
+        let result = try await runner.run(["where", "--json", "--replay", log("drive.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["meets_accuracy"] as? Bool == false)
-        let text = try await CommandRunner().run(["where", "--replay", log("drive.nmea"), "--accuracy", "1m"])
+        let text = try await runner.run(["where", "--replay", log("drive.nmea")])
         #expect(text.stdout.contains("does not meet the desired accuracy"))
     }
 

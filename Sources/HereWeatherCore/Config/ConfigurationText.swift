@@ -4,7 +4,7 @@ public enum ConfigurationText {
     /// A commented default file: every key at its default, optional ones commented out.
     public static let template = """
     # here-weather configuration (TOML). Every key is optional; shown here at its default.
-    # Reference: the "Configuration" section of the README, or `here-weather --help`.
+    # Reference: `man here-weather.toml` (docs/configuration.md in the source).
     version = 1
 
     [location]

@@ -54,8 +54,11 @@ public struct Location: Sendable, Equatable {
     public var source: LocationSource? { origin.source }
     /// Metres above mean sea level, when known.
     public var altitude: Double?
-    /// A place name, when the source gives one.
-    public var name: String?
+    /// A place name, when the source gives one; never empty or blank (`name = ""` in
+    /// `[location.fixed]` is no name), so every output falls back alike.
+    public var name: String? {
+        didSet { if name != Self.nonBlank(name) { name = nil } }
+    }
     /// Whether `horizontalAccuracy` was estimated (from HDOP) rather than reported.
     public var accuracyIsEstimate: Bool
     /// Whether the fix met the request's desired accuracy (false: the best seen by the deadline).
@@ -96,7 +99,7 @@ public struct Location: Sendable, Equatable {
         self.timestamp = timestamp
         self.origin = origin
         self.altitude = altitude
-        self.name = name
+        self.name = Self.nonBlank(name)
         self.accuracyIsEstimate = accuracyIsEstimate
         self.meetsDesiredAccuracy = meetsDesiredAccuracy
         self.mode = mode
@@ -104,5 +107,11 @@ public struct Location: Sendable, Equatable {
         self.service = service
         self.nearbyPlace = nearbyPlace
         self.accessPoints = accessPoints
+    }
+
+    /// `name`, or `nil` when it is empty or only white space.
+    static func nonBlank(_ name: String?) -> String? {
+        guard let name, !name.allSatisfy(\.isWhitespace) else { return nil }
+        return name
     }
 }

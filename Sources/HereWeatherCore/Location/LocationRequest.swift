@@ -30,8 +30,16 @@ public enum DesiredAccuracy: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The accepted spellings, for help and error messages.
-    public static let choices = "best, 10m, 100m, 1km, 3km or any"
+    /// The named levels, as `--accuracy` takes them: best, 10m, 100m, 1km, 3km, any.
+    public static let levels: [DesiredAccuracy] = [
+        .best, .within(metres: 10), .within(metres: 100), .within(metres: 1000), .threeKilometres, .any,
+    ]
+
+    /// The named levels, for help and error messages: "best, 10m, 100m, 1km, 3km or any".
+    public static var choices: String {
+        let names = levels.map(\.description)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
 
     public var description: String {
         switch self {

@@ -5,8 +5,9 @@ import Foundation
 #endif
 import HereWeatherPlaces
 
-/// The `--json` output: one object, schema in the README. Absent values are `null`; times
-/// are ISO 8601 with the location's offset; numbers are in the report's units.
+/// The `--json` output: one object. Absent values are `null`; times are ISO 8601 with the
+/// location's offset; numbers are in the report's units. docs/here-weather.schema.json
+/// describes every key: change it with the writer (the schema tests fail otherwise).
 public enum JSONReport {
     public static func render(location: Location, report: WeatherReport) -> String {
         JSONOutput.object([
@@ -52,7 +53,7 @@ public enum JSONReport {
             ("latitude", .number(place.latitude)),
             ("longitude", .number(place.longitude)),
             ("distance_m", .number(place.distance.rounded())),
-            ("bearing_deg", .number(place.bearing.rounded())),
+            ("bearing_deg", .number(Double(place.wholeDegreesBearing))),
             ("bearing", .string(place.compassPoint)),
             ("text", .string(place.text)),
         ])

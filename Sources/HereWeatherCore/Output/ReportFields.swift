@@ -29,7 +29,7 @@ public struct ReportFields: Sendable {
     /// The place: the location's name, the provider's (with its country), the nearest
     /// populated place ("near Tampa, Florida, US (3 km NE)"), or the coordinates.
     public var place: String {
-        if let name = location.name, !name.isEmpty { return name }
+        if let name = location.name { return name }
         if let name = report.placeName {
             return report.country.map { "\(name), \($0)" } ?? name
         }

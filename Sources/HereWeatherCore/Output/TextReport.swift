@@ -41,7 +41,7 @@ public struct TextReport: Sendable {
         let units = report.units
         var lines: [String] = []
         // A named fixed location is already the place shown: say only how it was had.
-        let origin = location.source == .fixed && location.name?.isEmpty == false
+        let origin = location.source == .fixed && location.name != nil
             ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy) : Provenance.text(location)
         lines.append(style.bold(placeName) + style.dim(" (\(origin))"))
         if report.freshness.stale { lines.append("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago") }

@@ -39,6 +39,7 @@ public enum WaybarReport {
         case .usage: return "usage error"
         case .cannotCreate: return "write error"
         case .ioError: return "output error"
+        case .checkFailed: return "check failed"
         case .ok: return "ok"
         }
     }

@@ -1,13 +1,19 @@
 /// Every exit status the program uses, in one place (values from BSD `sysexits.h`).
+///
+/// `meaning` is the one line each status is documented with: the "Exit status:" list of
+/// `here-weather --help` is `helpList`, and the man page's EXIT STATUS section is generated
+/// from that list (scripts/make-manual), so a new case is documented everywhere by adding it here.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The report was printed.
     case ok = 0
+    /// `doctor`: at least one check failed.
+    case checkFailed = 1
     /// The command line was wrong.
     case usage = 64
-    /// The weather service could not be reached or did not answer usefully.
-    case serviceUnavailable = 69
     /// An input file (e.g. a `--weather-replay` recording) could not be read.
     case noInput = 66
+    /// The weather service could not be reached or did not answer usefully.
+    case serviceUnavailable = 69
     /// A file could not be written (e.g. `config init` without `--force`).
     case cannotCreate = 73
     /// The output could not be written (a full disk, `> /dev/full`, a closed stdout).
@@ -23,6 +29,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     public var code: String {
         switch self {
         case .ok: return "ok"
+        case .checkFailed: return "check_failed"
         case .usage: return "usage"
         case .serviceUnavailable: return "service_unavailable"
         case .noInput: return "no_input"
@@ -32,6 +39,34 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .notPermitted: return "not_permitted"
         case .configuration: return "configuration"
         }
+    }
+
+    /// What the status means, in one line of at most 72 characters (the `--help` list and the
+    /// man page's EXIT STATUS).
+    public var meaning: String {
+        switch self {
+        case .ok: return "done: the report (or what the command was asked for) was printed"
+        case .checkFailed: return "doctor: at least one check failed"
+        case .usage: return "bad command line: unknown option or command, bad or conflicting values"
+        case .noInput: return "an input file cannot be read (--replay, --weather-replay, --config)"
+        case .serviceUnavailable: return "weather or geocoding service unreachable or failing, no cached report"
+        case .cannotCreate: return "a file was not written (config init without --force, a full disk)"
+        case .ioError: return "the output could not be written (a full disk, a closed stdout)"
+        case .noLocation: return "no location: no fix by the deadline, or no place found for --city"
+        case .notPermitted: return "location not permitted: off, denied, restricted, or no terminal to ask"
+        case .configuration: return "configuration error: bad file or value, missing or rejected API key, unreadable CA file"
+        }
+    }
+
+    /// The "Exit status:" paragraph of `here-weather --help`: a heading, then one line per
+    /// status in numeric order, `  <status>  <meaning>`. scripts/make-manual turns exactly this
+    /// paragraph into the man page's EXIT STATUS section.
+    public static var helpList: String {
+        let lines = allCases.sorted { $0.rawValue < $1.rawValue }.map { status in
+            let number = String(status.rawValue)
+            return "  " + number + String(repeating: " ", count: 4 - number.count) + status.meaning
+        }
+        return (["Exit status:"] + lines).joined(separator: "\n")
     }
 }
 

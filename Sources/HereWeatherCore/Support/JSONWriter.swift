@@ -1,6 +1,6 @@
 /// JSON for output: objects keep the order their keys were written in.
 ///
-/// The output schema is documented in the README; writing it by hand keeps key order stable
+/// The output schema is docs/here-weather.schema.json; writing it by hand keeps key order stable
 /// and `null` explicit, which `JSONEncoder` does not.
 public indirect enum JSONOutput: Sendable, Equatable {
     case null

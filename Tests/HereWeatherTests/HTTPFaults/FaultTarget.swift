@@ -187,7 +187,7 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// The documented outcome of a fault.
 struct FaultExpectation: Sendable {
-    /// The exit status (README, "Exit status").
+    /// The exit status (ExitStatus.swift; `here-weather --help`, "Exit status").
     var status: Int32
     /// Whether a cached report within the stale limit stands in (exit 0, marked stale).
     var staleFallback: Bool

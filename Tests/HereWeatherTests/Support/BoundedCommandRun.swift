@@ -68,8 +68,8 @@ extension CommandRunner {
         // its own to its end, which comes when the child ends or is killed.
         let out = Pipe(), err = Pipe()
         let outText = Collected(), errText = Collected()
-        Thread.detachNewThread { outText.finish(out.fileHandleForReading.readDataToEndOfFile()) }
-        Thread.detachNewThread { errText.finish(err.fileHandleForReading.readDataToEndOfFile()) }
+        Thread.detachNewThread { outText.finish(out.fileHandleForReading.readToEndRetryingInterrupts()) }
+        Thread.detachNewThread { errText.finish(err.fileHandleForReading.readToEndRetryingInterrupts()) }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])

@@ -77,8 +77,8 @@ struct CommandRunner {
         let started = ContinuousClock.now
         try process.run()
         let watchdog = limit.map { Watchdog(process: process, after: $0) }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readToEndRetryingInterrupts()
+        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - started
         return Result(status: process.terminationStatus,

@@ -44,7 +44,7 @@ final class TerminalCommandRun: @unchecked Sendable {
     /// Waits (on a thread of its own) for the exit: the status and stdout.
     func finish() async throws -> (status: Int32, stdout: String) {
         try await BlockingCall.run { [out, process] in
-            let data = out.fileHandleForReading.readDataToEndOfFile()
+            let data = out.fileHandleForReading.readToEndRetryingInterrupts()
             process.waitUntilExit()
             return .success((process.terminationStatus, String(decoding: data, as: UTF8.self)))
         }

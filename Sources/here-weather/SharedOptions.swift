@@ -1,0 +1,81 @@
+import ArgumentParser
+import HereWeatherCore
+import HereWeatherHTTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--config FILE`, declared once for every command that reads or writes the config file.
+struct ConfigOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Use this config file instead of the default.", valueName: "file"),
+            completion: .file())
+    var config: String?
+
+    /// The config file's path: --config, else the environment's (`$HERE_WEATHER_CONFIG`, XDG).
+    func path(environment: [String: String] = SystemPath.environment) -> String {
+        config ?? ConfigurationPaths(environment: environment).configFile
+    }
+
+    /// Loads the config file; its warnings are the caller's to print. The default file may be
+    /// missing (the defaults apply); a file named by --config must be there: one that cannot be
+    /// opened is exit 66, not a run on the defaults that then advises editing the file it never read.
+    func load(environment: [String: String] = SystemPath.environment) throws -> ConfigurationLoader.Loaded {
+        if let config, let code = Self.openFailure(config) {
+            throw ConfigFileMissing(path: config, code: code)
+        }
+        let loaded = try ConfigurationLoader.load(path: path(environment: environment))
+        if let config, !loaded.fileExists {
+            throw ConfigFileMissing(path: config, code: ENOENT)
+        }
+        return loaded
+    }
+
+    /// Why `path` cannot be opened as a file (`ENOENT`, `EACCES`, `EISDIR`...); `nil` when it
+    /// can. What is in it is the loader's to judge.
+    static func openFailure(_ path: String) -> Int32? {
+        let descriptor = SystemPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return EISDIR }
+        return nil
+    }
+}
+
+/// The file named by --config cannot be opened: exit 66 (EX_NOINPUT).
+struct ConfigFileMissing: UserFacingError {
+    let path: String
+    /// Why, as `errno`: `ENOENT`, `EACCES`, `EISDIR`.
+    let code: Int32
+
+    var message: String {
+        let advice: String
+        switch code {
+        case ENOENT:
+            advice = "Check the path, or write a config file there with "
+                + "`here-weather config init --config \(CommandLineCheck.quoted(path))`."
+        case EISDIR:
+            advice = "Name the config file, not its folder."
+        default:
+            advice = "Make it readable, or name another file."
+        }
+        return "cannot read the config file \(path) (--config): \(String(cString: strerror(code))). " + advice
+    }
+
+    var exitStatus: ExitStatus { .noInput }
+}
+
+/// `--verbose`, declared once for every command that talks to web services.
+struct VerboseOption: ParsableArguments {
+    @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
+    var verbose = false
+
+    /// The HTTP client for web services: libcurl, trusting the CAs `environment` names
+    /// (`CURL_CA_BUNDLE`, `SSL_CERT_DIR`, `SSL_CERT_FILE`: `CertificateTrust`), reporting each
+    /// request with `--verbose`. Throws when a CA variable names what cannot be read.
+    func httpClient(secrets: [String], environment: [String: String]) throws -> any HTTPClient {
+        let client = CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment))
+        guard verbose else { return client }
+        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0) }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import HereWeatherCore
+
+/// A program run to its end from the repository root with stdout and stderr together: for the
+/// tools whose whole output a test reads (make, dpkg, ldd, mandoc, groff, scripts/).
+struct CapturedRun: Sendable {
+    var status: Int32
+    var text: String
+
+    /// Runs `executable` (a path, or a name looked up in PATH through /usr/bin/env) with only
+    /// `environment`, stdin from /dev/null, on a thread of its own: some take minutes, and must
+    /// not hold one of the cooperative threads the other tests run on.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> CapturedRun {
+        try await BlockingCall.run { Result { try blocking(executable, arguments, environment: environment) } }
+    }
+
+    /// The same, waiting on the calling thread.
+    static func blocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CapturedRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        process.currentDirectoryURL = Fixtures.root
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
+        process.waitUntilExit()
+        return CapturedRun(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+}

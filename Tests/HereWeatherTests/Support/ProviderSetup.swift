@@ -1,0 +1,55 @@
+import Testing
+
+/// One weather provider served by a `FixtureServer` from its Fixtures recordings: the routes
+/// it asks for, the config that points it there (the fixed Tampa location), and its key.
+struct ProviderSetup: Sendable, CustomTestStringConvertible {
+    var name: String
+    var routes: [String: FixtureServer.Response]
+    /// The `[weather]` tables, with `BASE` where the server's URL goes.
+    var weather: String
+    var environment: [String: String] = [:]
+    /// Whether the recording holds weather alerts.
+    var hasAlerts = false
+
+    var testDescription: String { name }
+
+    static let key = "placeholder-key-0123456789abcdef"
+
+    /// The fixed Tampa location, named, 1 km.
+    static let fixedLocation = """
+        version = 1
+        [location]
+        sources = ["fixed"]
+        [location.fixed]
+        latitude = 27.9506
+        longitude = -82.4572
+        name = "Tampa"
+        accuracy = 1000
+        """
+
+    static let all = [
+        ProviderSetup(name: "open-meteo", routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")],
+                      weather: "[weather]\nprovider = \"open-meteo\"\n[weather.open-meteo]\nbase_url = \"BASE\""),
+        ProviderSetup(name: "openweathermap classic",
+                      routes: ["/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
+                               "/data/2.5/forecast": .fixture("weather/openweathermap/forecast-tampa-metric.json")],
+                      weather: "[weather]\nprovider = \"openweathermap\"\n[weather.openweathermap]\nbase_url = \"BASE\"",
+                      environment: ["OPENWEATHERMAP_API_KEY": key]),
+        ProviderSetup(name: "openweathermap onecall",
+                      routes: ["/data/3.0/onecall": .fixture("weather/openweathermap/onecall-tampa-metric.json")],
+                      weather: "[weather]\nprovider = \"openweathermap\"\n[weather.openweathermap]\nbase_url = \"BASE\"\napi = \"onecall\"",
+                      environment: ["OPENWEATHERMAP_API_KEY": key], hasAlerts: true),
+        ProviderSetup(name: "metno",
+                      routes: ["/weatherapi/locationforecast/2.0/compact": .fixture("weather/metno/oslo-compact.json")],
+                      weather: "[weather]\nprovider = \"metno\"\n[weather.metno]\nbase_url = \"BASE\"\ncontact = \"ops@example.org\""),
+        ProviderSetup(name: "pirateweather",
+                      routes: ["/forecast/\(key)/27.95,-82.46": .fixture("weather/pirateweather/tampa-si.json")],
+                      weather: "[weather]\nprovider = \"pirateweather\"\n[weather.pirateweather]\nbase_url = \"BASE\"",
+                      environment: ["PIRATEWEATHER_API_KEY": key], hasAlerts: true),
+    ]
+
+    /// The config file: the fixed location, this provider at `baseURL`, the cache's TTL.
+    func config(_ baseURL: String, ttl: Int = 600) -> String {
+        Self.fixedLocation + "\n" + weather.replacing("BASE", with: baseURL) + "\n[cache]\nttl = \(ttl)\nstale_limit = 21600"
+    }
+}
