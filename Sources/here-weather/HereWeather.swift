@@ -49,7 +49,8 @@ struct HereWeather: AsyncParsableCommand {
 
         Certificate authorities: https requests trust the system's, or those that \
         $CURL_CA_BUNDLE (a PEM file), else $SSL_CERT_DIR (a hashed directory) and $SSL_CERT_FILE \
-        (a PEM file) name, as curl reads them (e.g. behind a TLS-intercepting proxy).
+        (a PEM file) name, as curl reads them (e.g. behind a TLS-intercepting proxy); one that \
+        cannot be read is a configuration error (exit 78).
 
         \(ExitStatus.helpList)
         """,

@@ -54,7 +54,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .ioError: return "the output could not be written (a full disk, a closed stdout)"
         case .noLocation: return "no location: no fix by the deadline, or no place found for --city"
         case .notPermitted: return "location not permitted: off, denied, restricted, or no terminal to ask"
-        case .configuration: return "configuration error: bad file or value, missing or rejected API key, unreadable CA file"
+        case .configuration: return "configuration error: bad file or value, missing or rejected API key"
         }
     }
 
