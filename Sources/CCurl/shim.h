@@ -88,6 +88,41 @@ static inline CURLcode hw_curl_getinfo_long(CURL *handle, CURLINFO info, long *v
 }
 
 /*
+ * The multi interface: every transfer of the process runs on one multi handle (CurlSession),
+ * which keeps the connection cache, the DNS cache and, with libcurl 7.87 or later and OpenSSL,
+ * the CA store loaded once for all transfers (CURLOPT_CA_CACHE_TIMEOUT).
+ */
+static inline CURLM *hw_curl_multi_init(void) {
+    __typeof__(&curl_multi_init) function = HW_CURL(curl_multi_init);
+    return function == NULL ? NULL : function();
+}
+
+static inline CURLMcode hw_curl_multi_add_handle(CURLM *multi, CURL *handle) { return HW_CURL(curl_multi_add_handle)(multi, handle); }
+static inline CURLMcode hw_curl_multi_remove_handle(CURLM *multi, CURL *handle) { return HW_CURL(curl_multi_remove_handle)(multi, handle); }
+static inline CURLMcode hw_curl_multi_perform(CURLM *multi, int *running) { return HW_CURL(curl_multi_perform)(multi, running); }
+
+/* Waits for activity on the multi's sockets, a wake-up or `timeout_ms`, whichever is first. */
+static inline CURLMcode hw_curl_multi_poll(CURLM *multi, int timeout_ms) {
+    return HW_CURL(curl_multi_poll)(multi, NULL, 0, timeout_ms, NULL);
+}
+
+/* Ends a hw_curl_multi_poll early; callable from any thread. */
+static inline CURLMcode hw_curl_multi_wakeup(CURLM *multi) { return HW_CURL(curl_multi_wakeup)(multi); }
+
+/* The next finished transfer, if any: its handle and result. */
+static inline bool hw_curl_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result) {
+    int queued = 0;
+    CURLMsg *message;
+    while ((message = HW_CURL(curl_multi_info_read)(multi, &queued)) != NULL) {
+        if (message->msg != CURLMSG_DONE) continue;
+        *handle = message->easy_handle;
+        *result = message->data.result;
+        return true;
+    }
+    return false;
+}
+
+/*
  * Only http and https for the request; redirects from an https request may only go to https,
  * so no redirect can downgrade a secure request to plain http (where anyone on the path could
  * read the request, and any key in it, or change the answer).

@@ -10,8 +10,8 @@ import Glibc
 import HereWeatherCore
 import Synchronization
 
-/// The HTTP client: libcurl's easy interface, one blocking transfer (a GET, or a POST with
-/// its body) on a thread of its own.
+/// The HTTP client: libcurl, every transfer on the process's one multi handle
+/// (`CurlSession`), so that a run loads the CA bundle once and reuses connections.
 ///
 /// libcurl starts as fast as the `curl` command and honours the request's deadline for the
 /// whole exchange (name lookup, connect, TLS, body). Cancelling the task aborts the
@@ -22,49 +22,58 @@ public struct CurlHTTPClient: HTTPClient {
     /// Sent with every request.
     public static let userAgent = "here-weather/0.1 (+https://github.com/here-weather/here-weather)"
 
-    private static let globalInit: CURLcode = hw_curl_global_init()
+    /// The certificate authorities https requests trust.
+    public let trust: CertificateTrust
 
-    /// A PEM file of certificate authorities to trust instead of the system's (tests with a
-    /// local TLS server); `nil`: the system's.
-    public let certificateAuthorities: String?
-
-    public init(certificateAuthorities: String? = nil) {
-        self.certificateAuthorities = certificateAuthorities
+    /// `trust`: the system's CAs unless the environment names others
+    /// (`CertificateTrust.fromEnvironment`), or a test's own CA.
+    public init(trust: CertificateTrust = CertificateTrust()) {
+        self.trust = trust
     }
 
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        _ = Self.globalInit
-        let transfer = CurlTransfer(request: request, certificateAuthorities: certificateAuthorities)
-        return try await BlockingCall.run({ transfer.perform() }, onCancel: { transfer.cancel() })
+        try await CurlSession.shared.perform(CurlTransfer(request: request, trust: trust))
     }
 }
 
 /// The state of one transfer, shared with libcurl's callbacks through an unmanaged pointer.
+/// Created by the caller, then used by `CurlSession`'s loop thread alone.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     let host: String
-    let certificateAuthorities: String?
+    let trust: CertificateTrust
     /// Whether the request is https: its redirects may then only be https.
     let isSecure: Bool
+    /// Resumed once, by `finish`; set before the transfer is handed to the loop thread.
+    var continuation: CheckedContinuation<HTTPResponse, Error>?
     private var body: [UInt8] = []
     private var headers: [String: String] = [:]
+    private var headerList: UnsafeMutablePointer<curl_slist>?
     private var bodyTooLarge = false
     /// Whether an HTTP response with a final (not 1xx) status line arrived: a protocol error
     /// after one is about its redirect, before one means the peer does not speak HTTP.
     private var receivedResponse = false
     private let cancelled = Atomic<Bool>(false)
 
-    init(request: HTTPRequest, certificateAuthorities: String? = nil) {
+    init(request: HTTPRequest, trust: CertificateTrust = CertificateTrust()) {
         self.request = request
         self.host = ServiceURL(request.url).shown
-        self.certificateAuthorities = certificateAuthorities
+        self.trust = trust
         self.isSecure = request.url.lowercased().hasPrefix("https://")
     }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
-    /// Runs the transfer to its end; called once, on one thread.
-    func perform() -> Result<HTTPResponse, Error> {
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Resumes the caller with `result`.
+    func finish(_ result: Result<HTTPResponse, Error>) {
+        continuation?.resume(with: result)
+        continuation = nil
+    }
+
+    /// An easy handle set up for this transfer, ready to add to the multi handle.
+    func makeHandle() -> Result<UnsafeMutableRawPointer, HTTPError> {
         let remaining = ContinuousClock.now.duration(to: request.deadline)
         let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         guard milliseconds > 0 else { return .failure(HTTPError.timedOut(host)) }
@@ -72,9 +81,22 @@ final class CurlTransfer: @unchecked Sendable {
         // redirect or a peer that does not speak HTTP.
         guard ServiceURL.isHTTP(request.url) else { return .failure(HTTPError.invalidURL) }
         guard let handle = hw_curl_easy_init() else { return .failure(HTTPError.transferFailed("libcurl could not start (is libcurl4 installed?)")) }
-        defer { hw_curl_easy_cleanup(handle) }
+        guard configure(handle, milliseconds: Int(milliseconds)) else {
+            release(handle)
+            return .failure(HTTPError.invalidURL)
+        }
+        return .success(handle)
+    }
 
-        var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Frees the easy handle and what it was given.
+    func release(_ handle: UnsafeMutableRawPointer) {
+        hw_curl_easy_cleanup(handle)
+        hw_curl_slist_free_all(headerList)
+        headerList = nil
+    }
+
+    /// Sets the transfer's options on `handle`; false when libcurl refuses the URL.
+    private func configure(_ handle: UnsafeMutableRawPointer, milliseconds: Int) -> Bool {
         headerList = hw_curl_slist_append(headerList, "Accept: application/json")
         for header in request.headers {
             headerList = hw_curl_slist_append(headerList, "\(header.name): \(header.value)")
@@ -82,17 +104,22 @@ final class CurlTransfer: @unchecked Sendable {
         // No "Expect: 100-continue" before a larger body: it costs a round trip, or a second
         // with servers that ignore it.
         if request.body != nil { headerList = hw_curl_slist_append(headerList, "Expect:") }
-        defer { hw_curl_slist_free_all(headerList) }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else {
-            return .failure(HTTPError.invalidURL)
-        }
+        guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else { return false }
         hw_curl_restrict_to_http(handle, isSecure)
-        if let certificateAuthorities { _ = hw_curl_setopt_string(handle, CURLOPT_CAINFO, certificateAuthorities) }
+        if let bundle = trust.bundle { _ = hw_curl_setopt_string(handle, CURLOPT_CAINFO, bundle) }
+        // No CA directory unless one is named: Debian's libcurl sets /etc/ssl/certs, which
+        // holds what the bundle holds, and with it set libcurl loads the bundle for every
+        // connection instead of keeping it (the CA cache needs no CA directory).
+        _ = hw_curl_setopt_string(handle, CURLOPT_CAPATH, trust.directory)
         _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(milliseconds))
-        _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(milliseconds))
+        // A transfer ended while its name lookup still runs must not wait for getaddrinfo on
+        // the one loop thread (libcurl would join the resolver thread, stalling every other
+        // transfer): the lookup thread is left to finish on its own (libcurl 7.87 or later).
+        _ = hw_curl_setopt_long(handle, CURLOPT_QUICK_EXIT, 1)
+        _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
+        _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         _ = hw_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
         _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -111,8 +138,11 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
         _ = hw_curl_setopt_xferinfo_function(handle, curlProgress)
         _ = hw_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+        return true
+    }
 
-        let code = hw_curl_easy_perform(handle)
+    /// The response, or the error for `code`, once libcurl is done with `handle`.
+    func result(for code: CURLcode, handle: UnsafeMutableRawPointer) -> Result<HTTPResponse, Error> {
         guard code == CURLE_OK else { return .failure(error(for: code, handle: handle)) }
         var status = 0
         _ = hw_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -167,8 +197,6 @@ final class CurlTransfer: @unchecked Sendable {
         let value = line[line.index(after: colon)...].trimmingWhitespace()
         headers[name] = value
     }
-
-    fileprivate var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }
 
 private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,

@@ -31,17 +31,18 @@ struct DoctorCommand: AsyncParsableCommand {
         let path = configFile.path(environment: environment)
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver
+        let http: any HTTPClient
         do {
             loaded = try configFile.load(environment: environment)
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
                                                    environment: environment)
+            http = try verbosity.httpClient(secrets: ProviderFactory.secrets(loaded.configuration, environment: environment),
+                                            environment: environment)
         } catch let error as any UserFacingError {
             try Terminal.output(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
             throw ExitCode(error.exitStatus.rawValue)
         }
         let settings = loaded.configuration
-        let secrets = ProviderFactory.secrets(settings, environment: environment)
-        let http = verbosity.httpClient(secrets: secrets)
         let configStatus = loaded.warnings.isEmpty ? Doctor.Check.Status.ok : .warn
         var checks = [Doctor.Check(name: "config", status: configStatus,
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")

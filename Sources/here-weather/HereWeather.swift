@@ -47,6 +47,11 @@ struct HereWeather: AsyncParsableCommand {
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
 
+        Certificate authorities: https requests trust the system's, or those that \
+        $CURL_CA_BUNDLE (a PEM file), else $SSL_CERT_DIR (a hashed directory) and $SSL_CERT_FILE \
+        (a PEM file) name, as curl reads them (e.g. behind a TLS-intercepting proxy); one that \
+        cannot be read is a configuration error (exit 78).
+
         \(ExitStatus.helpList)
         """,
         version: HereWeatherVersion.current,

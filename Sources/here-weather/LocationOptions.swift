@@ -147,7 +147,8 @@ struct LocationOptions: ParsableArguments {
         let located = ProviderFactory.locationProvider(
             settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
-            http: verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)),
+            http: try verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
+                                           environment: environment),
             environment: environment, geocodingProvider: geocodingProvider,
             wifiScanner: NetworkManagerScanner(),
             wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment)),

@@ -109,7 +109,8 @@ struct ReportCommand: AsyncParsableCommand {
             let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
                                                                          geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  http: location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment)))
+                                                                  http: try location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
+                                                                                                          environment: environment))
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),

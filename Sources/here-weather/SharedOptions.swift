@@ -70,9 +70,12 @@ struct VerboseOption: ParsableArguments {
     @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
     var verbose = false
 
-    /// The HTTP client for web services: libcurl, reporting each request with `--verbose`.
-    func httpClient(secrets: [String]) -> any HTTPClient {
-        guard verbose else { return CurlHTTPClient() }
-        return LoggingHTTPClient(base: CurlHTTPClient(), secrets: secrets) { Terminal.standardError($0) }
+    /// The HTTP client for web services: libcurl, trusting the CAs `environment` names
+    /// (`CURL_CA_BUNDLE`, `SSL_CERT_DIR`, `SSL_CERT_FILE`: `CertificateTrust`), reporting each
+    /// request with `--verbose`. Throws when a CA variable names what cannot be read.
+    func httpClient(secrets: [String], environment: [String: String]) throws -> any HTTPClient {
+        let client = CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment))
+        guard verbose else { return client }
+        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0) }
     }
 }

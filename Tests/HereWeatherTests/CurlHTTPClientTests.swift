@@ -120,6 +120,22 @@ import Testing
         await #expect(throws: HTTPError.cancelled) { try await task.value }
     }
 
+    /// Every transfer runs on the process's one multi handle and its one thread: a hung
+    /// transfer must not hold up others, on the same host or another, and many at once all end.
+    @Test func aHungTransferHoldsUpNoOther() async throws {
+        let server = try FixtureServer(routes: ["/slow": .hang, "/ok": .json(200, #"{"ok": true}"#)])
+        defer { server.stop() }
+        let hung = Task { try await client.get(request(server.baseURL + "/slow", seconds: 60)) }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.get(request(server.baseURL + "/ok")).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: 200, count: 20))
+        hung.cancel()
+        await #expect(throws: HTTPError.cancelled) { try await hung.value }
+    }
+
     @Test func hostInMessagesNeverIncludesPathOrQuery() {
         #expect(ServiceURL("https://api.openweathermap.org/data/2.5/weather?appid=SECRET").shown == "api.openweathermap.org")
         #expect(ServiceURL("http://user:pw@127.0.0.1:8080/x").shown == "127.0.0.1:8080")

@@ -9,48 +9,16 @@ import Glibc
 /// libcurl never lets a redirect downgrade an https request to plain http: the real client
 /// against a real TLS server on 127.0.0.1 (`Fixtures/tls/redirect-server.py`).
 @Suite struct RedirectSecurityTests {
-    /// The TLS server, started for one test and stopped with it.
-    final class TLSServer: @unchecked Sendable {
-        let process = Process()
-        let port: Int
+    typealias TLSServer = TLSFixtureServer
 
-        init() throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [Fixtures.url("tls/redirect-server.py").path]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            // The first line is the port (a bounded read: the server prints it at once).
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = out.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { break }
-                line += chunk
-            }
-            guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                kill(process.processIdentifier, SIGKILL)
-                throw FixtureServer.ServerError.socket(0)
-            }
-            self.port = port
-        }
-
-        var baseURL: String { "https://127.0.0.1:\(port)" }
-
-        /// SIGKILL: the test process may block SIGTERM, and its children inherit the mask.
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    let client = CurlHTTPClient(certificateAuthorities: Fixtures.url("tls/localhost-cert.pem").path)
+    let client = CurlHTTPClient(trust: CertificateTrust(bundle: TLSServer.certificate))
 
     func get(_ url: String) async throws -> HTTPResponse {
         try await client.get(HTTPRequest(url: url, deadline: .now + .seconds(30)))
     }
 
     @Test func httpsToHTTPSIsFollowed() async throws {
-        let tls = try TLSServer()
+        let tls = try TLSServer(script: "redirect-server.py")
         defer { tls.stop() }
         #expect(try await get(tls.baseURL + "/ok").status == 200, "the test certificate is trusted")
         let followed = try await get(tls.baseURL + "/to-https")
@@ -59,7 +27,7 @@ import Glibc
     }
 
     @Test func httpsToPlainHTTPIsRefusedBeforeAnyRequest() async throws {
-        let tls = try TLSServer()
+        let tls = try TLSServer(script: "redirect-server.py")
         defer { tls.stop() }
         let plain = try FixtureServer(routes: ["/stolen": .json(200, #"{"ok": true}"#)])
         let target = URLText.encode(plain.baseURL + "/stolen?appid=SECRET")

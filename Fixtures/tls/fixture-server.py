@@ -1,0 +1,71 @@
+"""An HTTPS server on 127.0.0.1 serving recorded bodies, for the CA-environment tests and
+`make bench`: prints its port, then answers every GET whose path starts with PREFIX with
+FILE's bytes (the longest matching prefix wins; 404 otherwise), over HTTP/1.1 with
+keep-alive, with the certificate beside it (localhost-cert.pem, for 127.0.0.1).
+
+  fixture-server.py PREFIX=FILE [PREFIX=FILE ...]
+
+GET /stats answers {"connections": N, "requests": N}: the TLS connections accepted
+(each one a handshake) and the requests served, the stats request not counted.
+Standard library only (/usr/bin/python3)."""
+import http.server
+import json
+import os
+import ssl
+import sys
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROUTES = []
+for argument in sys.argv[1:]:
+    prefix, _, path = argument.partition("=")
+    with open(path, "rb") as file:
+        ROUTES.append((prefix, file.read()))
+ROUTES.sort(key=lambda route: -len(route[0]))
+COUNTS = {"connections": 0, "requests": 0}
+LOCK = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        if self.path == "/stats":
+            with LOCK:
+                self.answer(200, json.dumps(COUNTS).encode())
+            return
+        with LOCK:
+            COUNTS["requests"] += 1
+        for prefix, body in ROUTES:
+            if self.path.startswith(prefix):
+                self.answer(200, body)
+                return
+        self.answer(404, b'{"error": "not found"}')
+
+    def answer(self, status, body):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def get_request(self):
+        connection = super().get_request()
+        with LOCK:
+            COUNTS["connections"] += 1
+        return connection
+
+
+server = Server(("127.0.0.1", 0), Handler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(os.path.join(HERE, "localhost-cert.pem"), os.path.join(HERE, "localhost-key.pem"))
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print(server.server_address[1], flush=True)
+server.serve_forever()

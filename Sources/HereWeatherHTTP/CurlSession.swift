@@ -1,0 +1,113 @@
+import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
+import HereWeatherCore
+import Synchronization
+
+/// The process's one libcurl multi handle, driven by one thread of its own: every transfer
+/// of a run shares its connection cache, DNS cache and CA store.
+///
+/// Why one multi handle (measured with libcurl 7.88.1 and OpenSSL 3.0, Debian 12): the CA
+/// bundle (139 certificates, ~235M instructions) is loaded once per connection unless libcurl's
+/// CA cache keeps it, and that cache lives in a multi handle, so separate easy handles (even
+/// sharing a `CURLSH`) each load it again. The cache also needs no CA directory
+/// (`CURLOPT_CAPATH`), which Debian's libcurl sets by default (see `CurlTransfer.configure`).
+/// Transfers to one host still open a connection each when they run at once: a second TLS
+/// handshake costs ~6M instructions, while waiting for the first connection would cost a
+/// round trip and the server's time on every HTTP/1.1 service.
+final class CurlSession: @unchecked Sendable {
+    static let shared = CurlSession()
+
+    /// Transfers handed over by `start`, not yet added to the multi handle.
+    private let submitted = Mutex<[CurlTransfer]>([])
+    /// Created on the first transfer; `nil` when libcurl is missing.
+    private let multi: UnsafeMutableRawPointer?
+    /// Owned by the loop thread alone.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    private init() {
+        _ = hw_curl_global_init()
+        multi = hw_curl_multi_init()
+        guard multi != nil else { return }
+        var thread = pthread_t()
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let started = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<CurlSession>.fromOpaque(context).takeUnretainedValue().loop()
+            return nil
+        }, context)
+        if started == 0 { pthread_detach(thread) }
+    }
+
+    /// Runs `transfer` to its end; cancelling the task ends it with `HTTPError.cancelled`.
+    func perform(_ transfer: CurlTransfer) async throws -> HTTPResponse {
+        guard multi != nil else {
+            throw HTTPError.transferFailed("libcurl could not start (is libcurl4 installed?)")
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                submitted.withLock { $0.append(transfer) }
+                wake()
+            }
+        } onCancel: {
+            transfer.cancel()
+            wake()
+        }
+    }
+
+    /// Ends the loop thread's wait (a transfer was submitted or cancelled); any thread.
+    private func wake() {
+        if let multi { _ = hw_curl_multi_wakeup(multi) }
+    }
+
+    /// The loop thread: adds submitted transfers, drives libcurl, and finishes each transfer
+    /// that is done, cancelled or past its deadline.
+    private func loop() {
+        guard let multi else { return }
+        while true {
+            for transfer in submitted.withLock({ pending in defer { pending = [] }; return pending }) {
+                if transfer.isCancelled { transfer.finish(.failure(HTTPError.cancelled)); continue }
+                switch transfer.makeHandle() {
+                case .success(let handle):
+                    active[handle] = transfer
+                    _ = hw_curl_multi_add_handle(multi, handle)
+                case .failure(let error):
+                    transfer.finish(.failure(error))
+                }
+            }
+            var running: Int32 = 0
+            _ = hw_curl_multi_perform(multi, &running)
+            var handle: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            while hw_curl_multi_next_done(multi, &handle, &code), let done = handle {
+                end(done, with: code)
+            }
+            // libcurl checks a transfer's timeout only once it has a connection: one waiting
+            // in its queue is ended here, at its deadline.
+            let now = ContinuousClock.now
+            for (handle, transfer) in active where transfer.isCancelled || transfer.request.deadline <= now {
+                end(handle, with: transfer.isCancelled ? CURLE_ABORTED_BY_CALLBACK : CURLE_OPERATION_TIMEDOUT)
+            }
+            _ = hw_curl_multi_poll(multi, pollTimeout(now: now))
+        }
+    }
+
+    /// Removes `handle` from the multi handle and finishes its transfer with `code`.
+    private func end(_ handle: UnsafeMutableRawPointer, with code: CURLcode) {
+        guard let multi, let transfer = active.removeValue(forKey: handle) else { return }
+        let result = transfer.result(for: code, handle: handle)
+        _ = hw_curl_multi_remove_handle(multi, handle)
+        transfer.release(handle)
+        transfer.finish(result)
+    }
+
+    /// Milliseconds until the nearest deadline, at most a second (libcurl shortens it to its
+    /// own timers; a wake-up ends it early).
+    private func pollTimeout(now: ContinuousClock.Instant) -> Int32 {
+        let nearest = active.values.map { now.duration(to: $0.request.deadline) }.min() ?? .seconds(1)
+        let milliseconds = nearest.components.seconds * 1000 + nearest.components.attoseconds / 1_000_000_000_000_000 + 1
+        return Int32(max(1, min(1000, milliseconds)))
+    }
+}

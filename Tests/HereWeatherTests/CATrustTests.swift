@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import HereWeatherCore
+
+/// https requests trust the CAs that `CURL_CA_BUNDLE`, `SSL_CERT_DIR` and `SSL_CERT_FILE`
+/// name, read as curl reads them; the release binary against a real TLS server whose
+/// certificate (`Fixtures/tls/localhost-cert.pem`) only those variables make trusted.
+@Suite struct CATrustTests {
+    static let certificate = TLSFixtureServer.certificate
+    /// The same certificate in a hashed directory (`<openssl x509 -hash>.0`).
+    static let directory = Fixtures.url("tls/ca-directory").path
+
+    @Test func curlsPrecedence() throws {
+        func named(_ environment: [String: String]) -> [String] {
+            CertificateTrust.named(in: environment).map { "\($0.variable)=\($0.path)" }
+        }
+        #expect(named(["CURL_CA_BUNDLE": "/a", "SSL_CERT_DIR": "/d", "SSL_CERT_FILE": "/f"]) == ["CURL_CA_BUNDLE=/a"])
+        #expect(named(["SSL_CERT_DIR": "/d", "SSL_CERT_FILE": "/f"]) == ["SSL_CERT_DIR=/d", "SSL_CERT_FILE=/f"])
+        #expect(named(["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "/f"]) == ["SSL_CERT_FILE=/f"], "empty is unset")
+        #expect(named(["HOME": "/root"]).isEmpty)
+        #expect(try CertificateTrust.fromEnvironment([:]) == CertificateTrust())
+        #expect(try CertificateTrust.fromEnvironment(["SSL_CERT_DIR": Self.directory, "SSL_CERT_FILE": Self.certificate])
+                == CertificateTrust(bundle: Self.certificate, directory: Self.directory))
+    }
+
+    @Test(arguments: [
+        ("SSL_CERT_FILE", "/nonexistent/ca.pem", "does not exist"),
+        ("CURL_CA_BUNDLE", "/tmp", "is not a file"),
+        ("SSL_CERT_DIR", "/etc/hostname", "is not a directory"),
+    ])
+    func anUnusableLocationNamesItsVariable(variable: String, path: String, problem: String) {
+        #expect(throws: CertificateTrustError(variable: variable, path: path, problem: problem)) {
+            try CertificateTrust.fromEnvironment([variable: path])
+        }
+    }
+
+    /// The Open-Meteo body at a fixed place, from a TLS server.
+    func openMeteo() throws -> (TLSFixtureServer, CommandRunner) {
+        let server = try TLSFixtureServer(routes: ["/v1/forecast": "weather/open-meteo/tampa-metric.json",
+                                                   "/v1/search": "geocoding/open-meteo/melbourne.json"])
+        let runner = try CommandRunner()
+        try runner.writeConfig(Self.atAFixedPlace("[weather.open-meteo]\nbase_url = \"\(server.baseURL)\""))
+        return (server, runner)
+    }
+
+    /// A config with a fixed location and these weather settings.
+    static func atAFixedPlace(_ weather: String) -> String {
+        "version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 27.9506\nlongitude = -82.4572\n" + weather
+    }
+
+    @Test func anUntrustedServerFailsWithoutTheVariables() async throws {
+        let (server, runner) = try openMeteo()
+        defer { server.stop() }
+        let result = try await runner.run(["--no-cache"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("secure connection to 127.0.0.1:\(server.port) failed"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ["SSL_CERT_FILE": certificate],
+        ["CURL_CA_BUNDLE": certificate],
+        ["SSL_CERT_DIR": directory],
+        // curl's precedence: CURL_CA_BUNDLE alone counts.
+        ["CURL_CA_BUNDLE": certificate, "SSL_CERT_FILE": "/nonexistent/ca.pem"],
+    ])
+    func eachVariableTrustsTheServer(environment: [String: String]) async throws {
+        let (server, runner) = try openMeteo()
+        defer { server.stop() }
+        let result = try await runner.run(["--no-cache", "--json"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"temperature\""))
+    }
+
+    @Test func aMissingBundleIsOneLineNamingTheVariable() async throws {
+        let (server, runner) = try openMeteo()
+        defer { server.stop() }
+        let result = try await runner.run(["--no-cache"], environment: ["SSL_CERT_FILE": "/nonexistent/ca.pem"])
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr == "here-weather: SSL_CERT_FILE names \"/nonexistent/ca.pem\", which does not exist: point it at a readable PEM file of CA certificates, or unset it to trust the system's certificate authorities.\n")
+        #expect(try await server.stats().requests == 0, "nothing was asked")
+    }
+
+    // MARK: One CA load per run
+
+    /// Runs the release binary with `Fixtures/tls/count-ca-loads.c` preloaded; its counts.
+    func countingCALoads(_ runner: CommandRunner, _ arguments: [String]) async throws -> (result: CommandRunner.Result, counts: String) {
+        let counts = runner.home.appendingPathComponent("ca-loads.txt").path
+        let result = try await runner.run(arguments, environment: [
+            "SSL_CERT_FILE": Self.certificate, "LD_PRELOAD": try CALoadCounter.library(), "HW_COUNT_FILE": counts,
+        ])
+        return (result, try String(contentsOfFile: counts, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// OpenWeatherMap's two requests (current weather and forecast, at once, to one host) load
+    /// the CA bundle once, not once each (issue 16 item 1: 87% of a run's instructions).
+    @Test func openWeatherMapsTwoRequestsLoadTheCABundleOnce() async throws {
+        let server = try TLSFixtureServer(routes: ["/data/2.5/weather": "weather/openweathermap/weather-tampa-metric.json",
+                                                   "/data/2.5/forecast": "weather/openweathermap/forecast-tampa-metric.json"])
+        defer { server.stop() }
+        let runner = try CommandRunner()
+        try runner.writeConfig(Self.atAFixedPlace("""
+            [weather]
+            provider = "openweathermap"
+            [weather.openweathermap]
+            api_key = "k"
+            base_url = "\(server.baseURL)"
+            """))
+        let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try await server.stats().requests == 2)
+        #expect(counts.hasPrefix("files=1 paths=0 "), "\(counts)")
+    }
+
+    /// Two hosts (a geocoder, then the weather service) share the one CA load too.
+    @Test func twoHostsShareTheCALoad() async throws {
+        let (weather, runner) = try openMeteo()
+        defer { weather.stop() }
+        let geocoder = try TLSFixtureServer(routes: ["/v1/search": "geocoding/open-meteo/melbourne.json"])
+        defer { geocoder.stop() }
+        try runner.writeConfig("""
+            version = 1
+            [weather.open-meteo]
+            base_url = "\(weather.baseURL)"
+            geocoding_url = "\(geocoder.baseURL)"
+            """)
+        let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json", "--city", "Melbourne"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(counts == "files=1 paths=0 connections=2", "\(counts)")
+    }
+}
+
+/// `Fixtures/tls/count-ca-loads.c`, built once per test run with the toolchain's clang (or cc).
+enum CALoadCounter {
+    static func library() throws -> String { try built.get() }
+
+    private static let built: Result<String, Error> = Result {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-count-ca-loads-\(getpid()).so").path
+        let compilers = ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":").map { "\($0)/clang" }
+            + ["/usr/bin/cc", "/usr/bin/clang"]
+        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "no C compiler (clang or cc) to build count-ca-loads.c"])
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: compiler)
+        process.arguments = ["-shared", "-fPIC", "-O1", "-o", output, Fixtures.url("tls/count-ca-loads.c").path, "-ldl"]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(compiler) could not build count-ca-loads.c"])
+        }
+        return output
+    }
+}
