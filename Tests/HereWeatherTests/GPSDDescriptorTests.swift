@@ -16,17 +16,7 @@ import HereWeatherGPSD
         defer { harness.stop() }
         harness.feed(Fixtures.url("nmea/drive.nmea"))
         let runner = try CommandRunner()
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["gpsd"]
-            accuracy = "any"
-            max_age = "off"
-            [location.gpsd]
-            permission = "allow"
-            host = "127.0.0.1"
-            port = \(harness.port)
-            """)
+        try runner.writeConfig(harness.onlySourceConfig)
         // bash, for descriptor numbers above 9; the binary inherits every one of them.
         let holdDescriptors = #"exec /bin/bash -c 'for n in $(seq 3 1100); do eval "exec $n</dev/null"; done; exec "$0" "$@"' "$0" "$@""#
         let result = try await runner.run(["where", "--json", "--timeout", "120"],
