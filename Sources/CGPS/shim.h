@@ -2,8 +2,10 @@
 #define HERE_WEATHER_CGPS_SHIM_H
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <gps.h>
 #include <math.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -46,8 +48,27 @@ static inline int hw_gps_open(const char *host, const char *port, struct gps_dat
 
 static inline int hw_gps_close(struct gps_data_t *data) { return HW_GPS(gps_close)(data); }
 
-static inline bool hw_gps_waiting(const struct gps_data_t *data, int timeout) {
-    return HW_GPS(gps_waiting)(data, timeout);
+/*
+ * Waiting for gpsd: never libgps's gps_waiting. It waits with select()/pselect() on an fd_set,
+ * and glibc aborts the whole process ("bit out of range 0 - FD_SETSIZE on fd_set") when the
+ * socket's number is 1024 or more, as in any process with many descriptors open.
+ *
+ * Instead the socket is non-blocking (libgps 3.22 connects so; made sure here), the caller
+ * waits with hw_gps_socket_readable (poll: any descriptor number), and after a hw_gps_read
+ * that delivered a line reads again at once: libgps reads the socket in blocks and hands out
+ * one line per gps_read, so more whole lines may sit in its buffer, where poll cannot see them
+ * (gps_waiting checked that buffer first). A read with no whole line to hand out returns 0.
+ */
+static inline bool hw_gps_set_nonblocking(const struct gps_data_t *data) {
+    int flags = fcntl(data->gps_fd, F_GETFL);
+    return flags >= 0 && fcntl(data->gps_fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+/* Whether gpsd's socket has data (or hung up, or failed: the next read says) within
+ * `timeout_ms`; false on timeout and on a signal. */
+static inline bool hw_gps_socket_readable(const struct gps_data_t *data, int timeout_ms) {
+    struct pollfd descriptor = { .fd = data->gps_fd, .events = POLLIN, .revents = 0 };
+    return poll(&descriptor, 1, timeout_ms) > 0;
 }
 
 /* NULL when libgps is missing. */

@@ -20,7 +20,8 @@ import Synchronization
 ///
 /// Fails fast when gpsd is not running (connection refused), reports no receiver, closes
 /// the connection, or something other than gpsd answers on its port (no `VERSION` greeting
-/// first); never waits past the request's deadline: reads wait in slices of at most 100 ms.
+/// first); never waits past the request's deadline: reads wait in slices of at most 100 ms, with poll() (any descriptor
+/// number, unlike libgps's select-based `gps_waiting`).
 /// A peer that accepts the connection and says nothing (a hung gpsd) is reported as such at
 /// the deadline. A write to a closed connection is an error, never SIGPIPE (`BrokenPipeGuard`).
 public struct GPSDLocationProvider: LocationSourceProvider {
@@ -81,21 +82,29 @@ final class GPSDSession: @unchecked Sendable {
             _ = hw_gps_watch(&data, false)
             _ = hw_gps_close(&data)
         }
-        guard hw_gps_watch(&data, true) >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
+        guard hw_gps_set_nonblocking(&data), hw_gps_watch(&data, true) >= 0 else {
+            return .failure(LocationError.gpsdClosed(address: address))
+        }
 
         var selector = FixSelector(request: request)
         // A fix not yet meeting the desired accuracy, waiting for its epoch's GST report.
         var pending: Location?
+        // Whether the last read delivered a line: libgps may hold more whole lines, which a
+        // wait on the socket would not see, so read again before waiting (see CGPS/shim.h).
+        var mayHoldMore = false
         while !cancelled.load(ordering: .relaxed) {
             let remaining = ContinuousClock.now.duration(to: request.deadline)
             guard remaining > .zero else { break }
-            let slice = min(remaining, .milliseconds(100))
-            let microseconds = Int32(slice.components.seconds * 1_000_000 + slice.components.attoseconds / 1_000_000_000_000)
-            guard hw_gps_waiting(&data, max(1, microseconds)) else { continue }
+            if !mayHoldMore {
+                let slice = min(remaining, .milliseconds(100))
+                let milliseconds = Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000)
+                guard hw_gps_socket_readable(&data, max(1, milliseconds)) else { continue }
+            }
             hw_gps_clear_set(&data)
             let count = hw_gps_read(&data)
             guard count >= 0 else { return .failure(LocationError.gpsdClosed(address: address)) }
-            guard count > 0 else { continue }   // part of a line: nothing to judge yet
+            mayHoldMore = count > 0
+            guard count > 0 else { continue }   // no whole line yet: nothing to judge
             let update = hw_gps_update(&data)
             if update.has_version { greeted = true }
             // gpsd greets every client with VERSION before anything else: anything else first

@@ -128,17 +128,7 @@ import Testing
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         let runner = try CommandRunner()
-        try runner.writeConfig("""
-        version = 1
-        [location]
-        sources = ["gpsd"]
-        accuracy = "any"
-        max_age = "off"
-        [location.gpsd]
-        permission = "allow"
-        host = "127.0.0.1"
-        port = \(harness.port)
-        """)
+        try runner.writeConfig(harness.onlySourceConfig)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
         let line = try await output(runner, ["where", "--json", "--timeout", "20"])
         #expect(line.contains(#""source":"gpsd""#))

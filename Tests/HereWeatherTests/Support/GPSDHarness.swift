@@ -242,6 +242,22 @@ final class GPSDHarness: @unchecked Sendable {
                        tempDir: tempDir, state: state, devicePath: slavePath)
     }
 
+    /// A config with this gpsd as the only source, always allowed, at any accuracy and age:
+    /// `where` answers with gpsd's first fix, however old the log's dates.
+    var onlySourceConfig: String {
+        """
+        version = 1
+        [location]
+        sources = ["gpsd"]
+        accuracy = "any"
+        max_age = "off"
+        [location.gpsd]
+        permission = "allow"
+        host = "127.0.0.1"
+        port = \(port)
+        """
+    }
+
     /// gpsd's options, without the device.
     static func gpsdArguments(port: UInt16, controlSocket: String) -> [String] {
         ["-N", "-n", "-b", "-D", "2", "-S", String(port), "-F", controlSocket]
