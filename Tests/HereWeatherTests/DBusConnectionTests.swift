@@ -80,7 +80,7 @@ import HereWeatherDBus
         } catch let error as DBusError {
             #expect(error == .timedOut)
         }
-        #expect(ContinuousClock.now - started < .seconds(8), "ended, not hung")
+        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
         withExtendedLifetime(silent) {}
     }
 
