@@ -16,6 +16,7 @@ MAN5DIR = $(DATADIR)/man/man5
 BASHDIR = $(DATADIR)/bash-completion/completions
 ZSHDIR = $(DATADIR)/zsh/site-functions
 FISHDIR = $(DATADIR)/fish/vendor_completions.d
+DOCDIR = $(DATADIR)/doc/here-weather
 
 BINARY = $(BUILD_PATH)/release/here-weather
 GENERATED = $(BUILD_PATH)/install
@@ -77,20 +78,22 @@ manual: build
 	scripts/make-manual $(BINARY) $(GENERATED)
 
 ## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
-## for bash, zsh and fish, and the man pages.
+## for bash, zsh and fish, the man pages and the JSON schema of `--json`.
 install: build completions manual
-	install -d $(BINDIR) $(MAN1DIR) $(MAN5DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -d $(BINDIR) $(MAN1DIR) $(MAN5DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR)
 	install -m 0755 -s $(BINARY) $(BINDIR)/here-weather
 	install -m 0644 $(GENERATED)/here-weather.1 $(MAN1DIR)/here-weather.1
 	install -m 0644 $(GENERATED)/here-weather.toml.5 $(MAN5DIR)/here-weather.toml.5
 	install -m 0644 $(GENERATED)/here-weather.bash $(BASHDIR)/here-weather
 	install -m 0644 $(GENERATED)/_here-weather $(ZSHDIR)/_here-weather
 	install -m 0644 $(GENERATED)/here-weather.fish $(FISHDIR)/here-weather.fish
+	install -m 0644 docs/here-weather.schema.json $(DOCDIR)/here-weather.schema.json
 
 ## Remove what `make install` put in place (same PREFIX and DESTDIR).
 uninstall:
 	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(MAN5DIR)/here-weather.toml.5 $(BASHDIR)/here-weather \
-		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish
+		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish $(DOCDIR)/here-weather.schema.json
+	rmdir $(DOCDIR) 2>/dev/null || true
 
 ## A Debian package, DEB_DIR/here-weather_<version>_<arch>.deb, of what `make install`
 ## installs under /usr plus the copyright, changelog and an example config; checked with

@@ -23,6 +23,7 @@ extension InstallTests {
         "/usr/share/doc/here-weather/copyright",
         "/usr/share/doc/here-weather/changelog.gz",
         "/usr/share/doc/here-weather/examples/config.toml",
+        "/usr/share/doc/here-weather/here-weather.schema.json",
     ]
 
     /// Runs dpkg (or dpkg-deb) with `arguments`, waiting out another dpkg's lock for a while:

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import HereWeatherCore
 
-/// `make install` and `make uninstall`: the release binary, bash/zsh/fish completions and the
-/// man pages land in the standard places under PREFIX (and DESTDIR), and go away again.
+/// `make install` and `make uninstall`: the release binary, bash/zsh/fish completions, the
+/// man pages and the JSON schema land in the standard places under PREFIX (and DESTDIR), and go away again.
 ///
 /// Builds the release binary once, in `.build-install` (a few minutes from cold: `swift test`
 /// holds `.build`'s lock while tests run); runs serially, since both tests use that folder.
@@ -16,6 +16,7 @@ import HereWeatherCore
         "share/bash-completion/completions/here-weather",
         "share/zsh/site-functions/_here-weather",
         "share/fish/vendor_completions.d/here-weather.fish",
+        "share/doc/here-weather/here-weather.schema.json",
     ]
 
     typealias Output = CapturedRun
@@ -126,6 +127,11 @@ import HereWeatherCore
         #expect(configuration.contains("location.accuracy"))
         #expect(!configuration.contains("\n\n"))
 
+        // The JSON schema is docs/'s, as the man page's SEE ALSO names it.
+        let schema = try read(prefix.appendingPathComponent("share/doc/here-weather/here-weather.schema.json"))
+        #expect(schema == (try read(URL(fileURLWithPath: "docs/here-weather.schema.json"))), "the installed schema is not docs/'s")
+        #expect(manual.contains("share/doc/here-weather/here-weather.schema.json"), "the man page does not name the installed schema")
+
         // The installed binary is the static, stripped one, and runs without the toolchain.
         try await expectRunsWithoutSwift(binary.path)
         let size = try FileManager.default.attributesOfItem(atPath: binary.path)[.size] as? Int ?? .max
@@ -136,6 +142,8 @@ import HereWeatherCore
         for file in Self.installed {
             #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "left \(file)")
         }
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/doc/here-weather").path),
+                "left share/doc/here-weather")
     }
 
     @Test func destdirStagesUnderPrefix() async throws {

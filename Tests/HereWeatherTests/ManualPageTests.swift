@@ -99,7 +99,8 @@ import HereWeatherCore
         let environment = try #require(Self.section("ENVIRONMENT", of: pages.command, heading: ".Sh "))
         for variable in ["HERE_WEATHER_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "HOME",
                          Configuration.openWeatherMapKeyVariable, Configuration.pirateWeatherKeyVariable,
-                         SystemPolicy.pathVariable, "NO_COLOR"] {
+                         SystemPolicy.pathVariable, "NO_COLOR", "TERM", "COLUMNS",
+                         "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"] {
             #expect(environment.contains(variable), "ENVIRONMENT lacks \(variable)")
         }
     }
