@@ -11,14 +11,7 @@ import Glibc
     /// A config with the fixed Tampa location and Open-Meteo at `server`.
     func config(server: FixtureServer, ttl: Double = 600, staleLimit: Double = 21_600) -> String {
         """
-        version = 1
-        [location]
-        sources = ["fixed"]
-        [location.fixed]
-        latitude = 27.9506
-        longitude = -82.4572
-        name = "Tampa"
-        accuracy = 1000
+        \(ProviderSetup.fixedLocation)
         [weather]
         provider = "open-meteo"
         timeout = 30

@@ -8,14 +8,7 @@ import Testing
     /// A config pointing both providers at `server`.
     func config(server: FixtureServer, provider: String = "open-meteo", extra: String = "") -> String {
         """
-        version = 1
-        [location]
-        sources = ["fixed"]
-        [location.fixed]
-        latitude = 27.9506
-        longitude = -82.4572
-        name = "Tampa"
-        accuracy = 1000
+        \(ProviderSetup.fixedLocation)
         [weather]
         provider = "\(provider)"
         units = "metric"

@@ -105,14 +105,7 @@ import Testing
                                                 "/v1/search": .fixture("geocoding/open-meteo/melbourne.json")])
         let located = try CommandRunner()
         try located.writeConfig("""
-        version = 1
-        [location]
-        sources = ["ip"]
-        [location.ip]
-        permission = "allow"
-        services = ["ipinfo"]
-        [location.ip.ipinfo]
-        base_url = "\(server.baseURL)/ipinfo"
+        \(ProviderSetup.ipLocation(server.baseURL))
         [weather.open-meteo]
         geocoding_url = "\(server.baseURL)"
         """)

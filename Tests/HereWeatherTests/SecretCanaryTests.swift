@@ -25,14 +25,7 @@ import Testing
     static func config(_ base: String, provider: String, owmKey: String? = "\"\(owm)\"",
                        pirateKey: String? = "\"\(pirate)\"", extra: String = "") -> String {
         """
-        version = 1
-        [location]
-        sources = ["ip"]
-        [location.ip]
-        permission = "allow"
-        services = ["ipinfo"]
-        [location.ip.ipinfo]
-        base_url = "\(base)/ipinfo"
+        \(ProviderSetup.ipLocation(base))
         token = "\(token)"
         [weather]
         provider = "\(provider)"

@@ -74,14 +74,7 @@ import Glibc
         let runner = try CommandRunner()
         func config(allow: Bool) -> String {
             """
-            version = 1
-            [location]
-            sources = ["ip"]
-            [location.ip]
-            permission = "allow"
-            services = ["ipinfo"]
-            [location.ip.ipinfo]
-            base_url = "\(server.baseURL)/ipinfo"
+            \(ProviderSetup.ipLocation(server.baseURL))
             [weather]
             provider = "\(service.provider)"
             timeout = 10

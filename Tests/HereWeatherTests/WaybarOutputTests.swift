@@ -22,14 +22,7 @@ import Testing
 
     func fixedConfig(name: String = "Tampa", extra: String = "") -> String {
         """
-        version = 1
-        [location]
-        sources = ["fixed"]
-        [location.fixed]
-        latitude = 27.9506
-        longitude = -82.4572
-        name = "\(name)"
-        accuracy = 1000
+        \(ProviderSetup.fixedLocation(named: name))
         \(extra)
         """
     }

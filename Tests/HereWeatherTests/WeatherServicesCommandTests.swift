@@ -9,17 +9,7 @@ import Testing
     static let canary = "CANARYcli9d8c7b6a5f4e3d2c1b0a9f8e"
 
     func fixedConfig(_ weather: String) -> String {
-        """
-        version = 1
-        [location]
-        sources = ["fixed"]
-        [location.fixed]
-        latitude = 27.9506
-        longitude = -82.4572
-        name = "Tampa"
-        accuracy = 1000
-        \(weather)
-        """
+        ProviderSetup.fixedLocation + "\n" + weather
     }
 
     // MARK: MET Norway
@@ -28,14 +18,7 @@ import Testing
         let server = try FixtureServer(routes: [:])
         let runner = try CommandRunner()
         try runner.writeConfig("""
-        version = 1
-        [location]
-        sources = ["ip"]
-        [location.ip]
-        permission = "allow"
-        services = ["ipinfo"]
-        [location.ip.ipinfo]
-        base_url = "\(server.baseURL)/ipinfo"
+        \(ProviderSetup.ipLocation(server.baseURL))
         [weather]
         provider = "metno"
         [weather.metno]

@@ -16,16 +16,36 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
     static let key = "placeholder-key-0123456789abcdef"
 
     /// The fixed Tampa location, named, 1 km.
-    static let fixedLocation = """
+    static let fixedLocation = fixedLocation(named: "Tampa")
+
+    /// The fixed Tampa location, 1 km, under another `name`.
+    static func fixedLocation(named name: String) -> String {
+        """
         version = 1
         [location]
         sources = ["fixed"]
         [location.fixed]
         latitude = 27.9506
         longitude = -82.4572
-        name = "Tampa"
+        name = "\(name)"
         accuracy = 1000
         """
+    }
+
+    /// The IP source alone, allowed, asking ipinfo at `baseURL/ipinfo`; tables for
+    /// `[location.ip.ipinfo]` may follow.
+    static func ipLocation(_ baseURL: String) -> String {
+        """
+        version = 1
+        [location]
+        sources = ["ip"]
+        [location.ip]
+        permission = "allow"
+        services = ["ipinfo"]
+        [location.ip.ipinfo]
+        base_url = "\(baseURL)/ipinfo"
+        """
+    }
 
     static let all = [
         ProviderSetup(name: "open-meteo", routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")],
