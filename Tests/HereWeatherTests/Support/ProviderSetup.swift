@@ -32,8 +32,8 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
         """
     }
 
-    /// The IP source alone, allowed, asking ipinfo at `baseURL/ipinfo`; tables for
-    /// `[location.ip.ipinfo]` may follow.
+    /// The IP source alone, allowed, asking ipinfo at `baseURL/ipinfo`; more keys of
+    /// `[location.ip.ipinfo]` (a token) may follow.
     static func ipLocation(_ baseURL: String) -> String {
         """
         version = 1
