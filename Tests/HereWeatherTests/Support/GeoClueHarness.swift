@@ -59,8 +59,7 @@ final class GeoClueHarness: @unchecked Sendable {
     private let directory: String
     private let process: Process
     private let lifeline: Pipe
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopping = OnceFlag()
 
     private init(directory: String, process: Process, lifeline: Pipe) {
         self.directory = directory
@@ -141,11 +140,7 @@ final class GeoClueHarness: @unchecked Sendable {
 
     /// Stops everything: closes the lifeline, waits up to 3 s, then kills the process group.
     func stop() {
-        let first = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
+        guard stopping.claim() else { return }
         try? lifeline.fileHandleForWriting.close()
         let group = process.processIdentifier
         process.waitForExit(within: .seconds(3))

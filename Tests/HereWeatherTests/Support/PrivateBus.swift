@@ -109,9 +109,8 @@ final class LifelineProcess: @unchecked Sendable {
     private let output = Pipe()
     private let errors: URL
     private let pidFile: URL
-    private let lock = NSLock()
     private var buffered = Data()
-    private var stopped = false
+    private let stopping = OnceFlag()
 
     init(_ arguments: [String], environment: [String: String]) throws {
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-service-\(UUID().uuidString).err")
@@ -159,11 +158,7 @@ final class LifelineProcess: @unchecked Sendable {
 
     /// Closes the lifeline (the program is killed) and waits for `sh`.
     func stop() {
-        let first = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
+        guard stopping.claim() else { return }
         try? lifeline.fileHandleForWriting.close()
         if !process.waitForExit(within: .seconds(3)) {
             // Someone else holds the lifeline open: end the program and sh directly.
