@@ -152,7 +152,7 @@ public final class DBusConnection: @unchecked Sendable {
             guard descriptor >= 0, events >= 0 else { throw DBusError.noBus(reason: "the bus connection ended") }
             let wait = min(remaining, Self.slice)
             var poller = pollfd(fd: descriptor, events: Int16(truncatingIfNeeded: events), revents: 0)
-            _ = poll(&poller, 1, Int32(max(1, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)))
+            _ = poll(&poller, 1, Int32(max(1, wait.wholeMilliseconds)))
         }
     }
 

@@ -97,7 +97,7 @@ final class GPSDSession: @unchecked Sendable {
             guard remaining > .zero else { break }
             if !mayHoldMore {
                 let slice = min(remaining, .milliseconds(100))
-                let milliseconds = Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000)
+                let milliseconds = Int32(slice.wholeMilliseconds)
                 guard hw_gps_socket_readable(&data, max(1, milliseconds)) else { continue }
             }
             hw_gps_clear_set(&data)

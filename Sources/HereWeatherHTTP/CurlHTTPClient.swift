@@ -75,7 +75,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// An easy handle set up for this transfer, ready to add to the multi handle.
     func makeHandle() -> Result<UnsafeMutableRawPointer, HTTPError> {
         let remaining = ContinuousClock.now.duration(to: request.deadline)
-        let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = remaining.wholeMilliseconds
         guard milliseconds > 0 else { return .failure(HTTPError.timedOut(host)) }
         // Checked here, so that libcurl's "unsupported protocol" only ever means a refused
         // redirect or a peer that does not speak HTTP.

@@ -30,14 +30,7 @@ final class CurlSession: @unchecked Sendable {
         _ = hw_curl_global_init()
         multi = hw_curl_multi_init()
         guard multi != nil else { return }
-        var thread = pthread_t()
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        let started = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<CurlSession>.fromOpaque(context).takeUnretainedValue().loop()
-            return nil
-        }, context)
-        if started == 0 { pthread_detach(thread) }
+        _ = BlockingCall.startThread { [unowned self] in self.loop() }
     }
 
     /// Runs `transfer` to its end; cancelling the task ends it with `HTTPError.cancelled`.
@@ -107,7 +100,7 @@ final class CurlSession: @unchecked Sendable {
     /// own timers; a wake-up ends it early).
     private func pollTimeout(now: ContinuousClock.Instant) -> Int32 {
         let nearest = active.values.map { now.duration(to: $0.request.deadline) }.min() ?? .seconds(1)
-        let milliseconds = nearest.components.seconds * 1000 + nearest.components.attoseconds / 1_000_000_000_000_000 + 1
+        let milliseconds = nearest.wholeMilliseconds + 1
         return Int32(max(1, min(1000, milliseconds)))
     }
 }

@@ -56,6 +56,6 @@ public struct LoggingHTTPClient: HTTPClient {
 
     private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        return elapsed.wholeMilliseconds
     }
 }

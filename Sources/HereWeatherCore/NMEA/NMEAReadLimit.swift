@@ -55,7 +55,7 @@ public struct NMEAReadLimit: Sendable {
             if let reason = reason() { return reason }
             var slice = Self.waitSlice
             if let deadline { slice = min(slice, ContinuousClock.now.duration(to: deadline)) }
-            let milliseconds = max(1, Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = max(1, Int32(slice.wholeMilliseconds))
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, milliseconds)
             if ready > 0 { return nil }

@@ -23,21 +23,30 @@ public enum BlockingCall {
     /// Runs `work` on a new detached thread and returns its result.
     public static func run<T: Sendable>(_ work: @escaping @Sendable () -> Result<T, Error>) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let job = Job { continuation.resume(with: work()) }
-            var thread = pthread_t()
-            let context = Unmanaged.passRetained(job).toOpaque()
-            let started = pthread_create(&thread, nil, { context in
-                guard let context else { return nil }
-                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
-                return nil
-            }, context)
-            if started == 0 {
-                pthread_detach(thread)
-            } else {
+            let body: @Sendable () -> Void = { continuation.resume(with: work()) }
+            if !startThread(body) {
                 // No thread to be had: run here rather than fail.
-                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+                body()
             }
         }
+    }
+
+    /// Runs `body` on a new detached thread; false (and `body` not run) when no thread could be
+    /// started.
+    public static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(Job(body)).toOpaque()
+        let started = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
     }
 
     private final class Job: @unchecked Sendable {

@@ -38,7 +38,7 @@ public enum PortProbe {
         if connect(socket, address.ai_addr, address.ai_addrlen) == 0 { return true }
         guard errno == EINPROGRESS else { return false }
         let remaining = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = Int32(max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = Int32(max(0, remaining.wholeMilliseconds))
         var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
         guard poll(&descriptor, 1, milliseconds) == 1 else { return false }
         var error: Int32 = 0
