@@ -140,9 +140,9 @@ struct PermissionsCommand: ParsableCommand {
         let master = resolver.masterSwitch
         var text = "Location services: \(master.enabled ? "on" : "off"), \(phrase(master.origin))\n\n"
         let rows = [["SOURCE", "STATE", "FROM"]] + resolver.states.map { [$0.source.rawValue, $0.permission.rawValue, $0.origin.description] }
-        let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<2).map { column in rows.map { TextWidth.columns($0[column]) }.max() ?? 0 }
         for row in rows {
-            text += row[0].padding(widths[0]) + "  " + row[1].padding(widths[1]) + "  " + row[2] + "\n"
+            text += TextWidth.pad(row[0], widths[0]) + "  " + TextWidth.pad(row[1], widths[1]) + "  " + row[2] + "\n"
         }
         text += "\nChange with `here-weather permissions allow|deny|reset SOURCE...`.\n"
         switch master.origin {
@@ -160,8 +160,4 @@ struct PermissionsCommand: ParsableCommand {
     static func phrase(_ origin: PermissionOrigin) -> String {
         origin == .defaultValue ? "by default" : "set by " + origin.description
     }
-}
-
-private extension String {
-    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }

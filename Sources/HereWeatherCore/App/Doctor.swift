@@ -105,7 +105,7 @@ public struct Doctor: Sendable {
     public static func render(_ checks: [Check]) -> String {
         let width = checks.map(\.name.count).max() ?? 0
         return checks.map { check in
-            Formatting.pad(check.name, width) + "  " + Formatting.pad(check.status.rawValue.uppercased(), 4) + "  " + check.detail
+            TextWidth.pad(check.name, width) + "  " + TextWidth.pad(check.status.rawValue.uppercased(), 4) + "  " + check.detail
         }.joined(separator: "\n")
     }
 }

@@ -50,11 +50,6 @@ enum Formatting {
         return "±" + fixed(metres, 0) + " m"
     }
 
-    /// Pads `text` on the right to `width` terminal columns (`TextWidth`).
-    static func pad(_ text: String, _ width: Int) -> String {
-        TextWidth.pad(text, width)
-    }
-
     /// "Sun 22 Nov" for a local `YYYY-MM-DD`.
     static func dayLabel(_ date: String) -> String {
         guard let local = LocalTime(iso8601: date) else { return date }

@@ -41,7 +41,7 @@ public struct HourlyChart: Sendable {
         let hours = Array(report.hourly.prefix(fitting))
         let labels = Array(allLabels.prefix(fitting))
         let levels = ascii ? Self.asciiLevels : Self.blocks
-        let header = labels.map { Formatting.pad($0, width) }.joined()
+        let header = labels.map { TextWidth.pad($0, width) }.joined()
 
         let temperatures = hours.map(\.temperature)
         let known = temperatures.compactMap { $0 }
@@ -71,9 +71,9 @@ public struct HourlyChart: Sendable {
         let barsEnd = Self.labelWidth + hours.count * width
         let notesFit = barsEnd + 1 + max(TextWidth.columns(temperatureNote), TextWidth.columns(precipitationNote)) <= columns
         let rows = [
-            Row(label: Formatting.pad("", Self.labelWidth), bars: header, note: ""),
-            Row(label: Formatting.pad("Temp", Self.labelWidth), bars: temperatureBars, note: notesFit ? " " + temperatureNote : ""),
-            Row(label: Formatting.pad("Precip", Self.labelWidth), bars: chanceBars, note: notesFit ? " " + precipitationNote : ""),
+            Row(label: TextWidth.pad("", Self.labelWidth), bars: header, note: ""),
+            Row(label: TextWidth.pad("Temp", Self.labelWidth), bars: temperatureBars, note: notesFit ? " " + temperatureNote : ""),
+            Row(label: TextWidth.pad("Precip", Self.labelWidth), bars: chanceBars, note: notesFit ? " " + precipitationNote : ""),
         ]
         if notesFit { return rows }
         let noteLines = TextWidth.flow(["Temp \(temperatureNote)", "Precip \(precipitationNote)"], separator: " · ", width: columns)
@@ -84,7 +84,7 @@ public struct HourlyChart: Sendable {
     /// fraction (nothing), a blank for a missing value.
     func cell(_ fraction: Double?, width: Int, levels: [Character]) -> String {
         guard let fraction, fraction.isFinite else { return String(repeating: " ", count: width) }
-        guard fraction >= 0 else { return Formatting.pad(ascii ? "." : "·", width) }
+        guard fraction >= 0 else { return TextWidth.pad(ascii ? "." : "·", width) }
         let level = min(levels.count - 1, Int((fraction * Double(levels.count - 1)).rounded()))
         return String(repeating: levels[level], count: width - 1) + " "
     }

@@ -25,7 +25,7 @@ public enum LocationReport {
         rows.append(("Time", LocalTime.iso8601(location.timestamp, utcOffset: 0).replacing("+00:00", with: "Z")))
         rows.append(("Age", ageText(now.timeIntervalSince(location.timestamp))))
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { Formatting.pad($0.0 + ":", width + 1) + " " + $0.1 }.joined(separator: "\n")
+        return rows.map { TextWidth.pad($0.0 + ":", width + 1) + " " + $0.1 }.joined(separator: "\n")
     }
 
     /// `{"location":{...}}` with the main JSON's keys plus `meets_accuracy`, `mode`, `simulated`.
