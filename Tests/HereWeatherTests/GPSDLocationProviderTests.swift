@@ -24,8 +24,39 @@ import HereWeatherGPSD
     }
 
     /// The provider's answer, and the TPV and GST reports a reference client saw.
+    ///
+    /// Both clients must watch before a sentence is written. Twice in CI (never here, in 12 full
+    /// runs under load) the first gpsd of the run served the reference client's `?WATCH` and then
+    /// accepted nothing more for 20 s, though it runs at nice -10. That is gpsd's side, not the
+    /// provider's: the provider's connection was accepted by the kernel and never greeted. Such a
+    /// run is recorded as a known, intermittent issue with what gpsd's processes were doing
+    /// (state and kernel wait channel) and gpsd's stderr, and the observation is made once more on
+    /// a fresh gpsd; a second wedge fails the test.
     func observe(_ log: String, request: LocationRequest) async throws
         -> (Result<Location, Error>, [[String: Any]], [[String: Any]]) {
+        for attempt in 1... {
+            switch try await observeOnce(log, request: request.startingNow()) {
+            case .observed(let answer, let tpv, let gst):
+                return (answer, tpv, gst)
+            case .gpsdWedged(let diagnosis) where attempt == 1:
+                withKnownIssue("gpsd stopped answering before both clients watched; retrying on a fresh gpsd",
+                               isIntermittent: true) {
+                    Issue.record(Comment(rawValue: diagnosis))
+                }
+            case .gpsdWedged(let diagnosis):
+                Issue.record(Comment(rawValue: "gpsd stopped answering twice; \(diagnosis)"))
+                throw CancellationError()
+            }
+        }
+        fatalError("unreachable")
+    }
+
+    enum Observation {
+        case observed(Result<Location, Error>, [[String: Any]], [[String: Any]])
+        case gpsdWedged(String)
+    }
+
+    func observeOnce(_ log: String, request: LocationRequest) async throws -> Observation {
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         let reference = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
@@ -37,7 +68,17 @@ import HereWeatherGPSD
         while harness.watchingClients.count < 2 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(harness.watchingClients.count == 2, "both clients watch")
+        if harness.watchingClients.count < 2 {
+            let diagnosis = """
+                \(harness.watchingClients.count) of 2 clients watch after 15 s; gpsd's processes:
+                \(harness.processReport)
+                the end of gpsd's stderr:
+                \(harness.stderrTail())
+                """
+            task.cancel()
+            _ = await task.result
+            return .gpsdWedged(diagnosis)
+        }
         harness.feed(Fixtures.url("nmea/\(log)"), waitForWatcher: false)
         let answer = await task.result
         // Blocking reads, on a thread of their own (see `GPSDHarness.started`).
@@ -50,7 +91,7 @@ import HereWeatherGPSD
             }
             return .success(seen)
         }
-        return (answer, seen.tpv, seen.gst)
+        return .observed(answer, seen.tpv, seen.gst)
     }
 
     @Test(arguments: ["drive.nmea", "multi-constellation.nmea", "10hz.nmea", "southern-eastern.nmea",
