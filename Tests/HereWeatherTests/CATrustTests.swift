@@ -91,12 +91,11 @@ import Testing
         return (result, try String(contentsOfFile: counts, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// OpenWeatherMap's two requests (current weather and forecast, at once, to one host) load
-    /// the CA bundle once, not once each (issue 16 item 1: 87% of a run's instructions).
-    @Test func openWeatherMapsTwoRequestsLoadTheCABundleOnce() async throws {
+    /// OpenWeatherMap from a TLS server: two requests (current weather and forecast) at once,
+    /// to one host.
+    func openWeatherMap() throws -> (TLSFixtureServer, CommandRunner) {
         let server = try TLSFixtureServer(routes: ["/data/2.5/weather": "weather/openweathermap/weather-tampa-metric.json",
                                                    "/data/2.5/forecast": "weather/openweathermap/forecast-tampa-metric.json"])
-        defer { server.stop() }
         let runner = try CommandRunner()
         try runner.writeConfig(Self.atAFixedPlace("""
             [weather]
@@ -105,10 +104,31 @@ import Testing
             api_key = "k"
             base_url = "\(server.baseURL)"
             """))
+        return (server, runner)
+    }
+
+    /// OpenWeatherMap's two requests load the CA bundle once, not once each (issue 16 item 1:
+    /// 87% of a run's instructions).
+    @Test func openWeatherMapsTwoRequestsLoadTheCABundleOnce() async throws {
+        let (server, runner) = try openWeatherMap()
+        defer { server.stop() }
         let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await server.stats().requests == 2)
         #expect(counts.hasPrefix("files=1 paths=0 "), "\(counts)")
+    }
+
+    /// ... and make one TLS handshake, over one connection, not one each (a handshake is ~5M
+    /// instructions): the second request takes its turn on the first's connection.
+    @Test func openWeatherMapsTwoRequestsShareOneConnection() async throws {
+        let (server, runner) = try openWeatherMap()
+        defer { server.stop() }
+        let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(counts.hasSuffix(" connections=1"), "the run's TLS connections (SSL_new): \(counts)")
+        let stats = try await server.stats()
+        #expect(stats.requests == 2)
+        #expect(stats.connections == 2, "the run's one connection, and the one asking for these counts")
     }
 
     /// Two hosts (a geocoder, then the weather service) share the one CA load too.
