@@ -65,6 +65,10 @@ struct HereWeather: AsyncParsableCommand {
     /// that does not parse, with `--json` on it, gets the JSON error on stdout like every
     /// other failure: the commands never ran to print it.
     static func run(_ arguments: [String]) async {
+        // `--version` alone (scripts and packaging ask it) is answered before swift-argument-
+        // parser's set-up, which is ~75% of that run's instructions (its reflection over every
+        // command's options): the text, checked write and exit status it gives.
+        if arguments == ["--version"] { Glibc.exit(Terminal.finish(output: HereWeatherVersion.current)) }
         var command: any ParsableCommand
         do {
             if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }

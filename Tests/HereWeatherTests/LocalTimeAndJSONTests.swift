@@ -217,6 +217,12 @@ import Testing
         #expect(decoded == [text])
         // Keys are escaped too.
         #expect(JSONOutput.object([("a\"b", .null)]).serialized() == #"{"a\"b":null}"#)
+        // A string with nothing to escape is written whole; one character to escape anywhere
+        // in it is still found.
+        #expect(JSONOutput.string("Tampa, °C ☀️").serialized() == "\"Tampa, °C ☀️\"")
+        for (character, escaped) in [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1}", #"\u0001"#), ("\u{7F}", #"\u007f"#)] {
+            #expect(JSONOutput.string("°" + character).serialized() == "\"°" + escaped + "\"")
+        }
     }
 
     @Test func integersHaveNoFraction() {
