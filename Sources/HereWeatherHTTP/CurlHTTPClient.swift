@@ -114,9 +114,6 @@ final class CurlTransfer: @unchecked Sendable {
         // connection instead of keeping it (the CA cache needs no CA directory).
         _ = hw_curl_setopt_string(handle, CURLOPT_CAPATH, trust.directory)
         _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        // Wait for the host's connection in progress rather than open another: over HTTP/2
-        // it then carries this transfer too (CurlSession: one connection per host).
-        _ = hw_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
         // A transfer ended while its name lookup still runs must not wait for getaddrinfo on
         // the one loop thread (libcurl would join the resolver thread, stalling every other
         // transfer): the lookup thread is left to finish on its own (libcurl 7.87 or later).

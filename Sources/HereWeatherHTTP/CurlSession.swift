@@ -14,15 +14,15 @@ import Synchronization
 /// sharing a `CURLSH`) each load it again. The cache also needs no CA directory
 /// (`CURLOPT_CAPATH`), which Debian's libcurl sets by default (see `CurlTransfer.configure`).
 ///
-/// One connection per host (`CURLMOPT_MAX_HOST_CONNECTIONS` 1, with `CURLOPT_PIPEWAIT` on each
-/// transfer), so a run makes one TLS handshake per host (~5M instructions each): transfers to
-/// a host that speaks HTTP/2 share its connection at once (multiplexed); to an HTTP/1.1 host
+/// One connection per host (`CURLMOPT_MAX_HOST_CONNECTIONS` 1), so a run makes one TLS
+/// handshake per host (~6M instructions each): transfers to a host that speaks HTTP/2 share
+/// its connection at once (multiplexed, once its handshake says h2); to an HTTP/1.1 host
 /// (OpenWeatherMap's current weather and forecast) they take turns on it, the second sent as
-/// the first ends, over the open connection. Measured with libcurl 7.88.1 through a relay that
-/// adds 50 ms of round trip: no slower than two connections at once (the CA load, not the
-/// round trip, dominates the first handshake), though a slow service's time to answer the first
-/// request is now added before the second. The price: a transfer hung on a host holds up the
-/// others to that host until it ends (each still ends at its own deadline, below).
+/// the first ends. Measured with libcurl 7.88.1 through a relay adding 50 ms of round trip: no
+/// slower than two connections at once (the CA load inside the first handshake outlasts a
+/// round trip), though a slow service's time to answer the first request now comes before the
+/// second. The price: a transfer hung on a host holds up that host's others until it ends
+/// (each still ends at its own deadline, below); other hosts are not held up.
 final class CurlSession: @unchecked Sendable {
     static let shared = CurlSession()
 
