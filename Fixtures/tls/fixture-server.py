@@ -56,9 +56,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        # The TLS handshake runs here, in the connection's own thread, as a web server runs
+        # connections' handshakes side by side: done in accept(), one connection's handshake
+        # held up the next's by a round trip.
+        self.request.do_handshake()
+        super().setup()
+
 
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a client that refuses the certificate ends its handshake: no traceback
 
     def get_request(self):
         connection = super().get_request()
@@ -70,6 +80,6 @@ class Server(http.server.ThreadingHTTPServer):
 server = Server(("127.0.0.1", 0), Handler)
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(os.path.join(HERE, "localhost-cert.pem"), os.path.join(HERE, "localhost-key.pem"))
-server.socket = context.wrap_socket(server.socket, server_side=True)
+server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
 print(server.server_address[1], flush=True)
 server.serve_forever()

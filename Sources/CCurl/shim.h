@@ -97,11 +97,6 @@ static inline CURLM *hw_curl_multi_init(void) {
     return function == NULL ? NULL : function();
 }
 
-/* curl_multi_setopt is variadic too. */
-static inline CURLMcode hw_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    return HW_CURL(curl_multi_setopt)(multi, option, value);
-}
-
 static inline CURLMcode hw_curl_multi_add_handle(CURLM *multi, CURL *handle) { return HW_CURL(curl_multi_add_handle)(multi, handle); }
 static inline CURLMcode hw_curl_multi_remove_handle(CURLM *multi, CURL *handle) { return HW_CURL(curl_multi_remove_handle)(multi, handle); }
 static inline CURLMcode hw_curl_multi_perform(CURLM *multi, int *running) { return HW_CURL(curl_multi_perform)(multi, running); }

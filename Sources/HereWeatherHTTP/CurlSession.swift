@@ -13,16 +13,12 @@ import Synchronization
 /// CA cache keeps it, and that cache lives in a multi handle, so separate easy handles (even
 /// sharing a `CURLSH`) each load it again. The cache also needs no CA directory
 /// (`CURLOPT_CAPATH`), which Debian's libcurl sets by default (see `CurlTransfer.configure`).
-///
-/// One connection per host (`CURLMOPT_MAX_HOST_CONNECTIONS` 1), so a run makes one TLS
-/// handshake per host (~6M instructions each): transfers to a host that speaks HTTP/2 share
-/// its connection at once (multiplexed, once its handshake says h2); to an HTTP/1.1 host
-/// (OpenWeatherMap's current weather and forecast) they take turns on it, the second sent as
-/// the first ends. Measured with libcurl 7.88.1 through a relay adding 50 ms of round trip: no
-/// slower than two connections at once (the CA load inside the first handshake outlasts a
-/// round trip), though a slow service's time to answer the first request now comes before the
-/// second. The price: a transfer hung on a host holds up that host's others until it ends
-/// (each still ends at its own deadline, below); other hosts are not held up.
+/// Transfers to one host still open a connection each when they run at once: a second TLS
+/// handshake costs ~6M instructions, while waiting for the first connection would cost a
+/// round trip and the server's time on every HTTP/1.1 service. Measured (docs/benchmark.md)
+/// through a relay adding 50 ms of round trip to a server taking 100 ms per answer:
+/// `CURLMOPT_MAX_HOST_CONNECTIONS` 1 made OpenWeatherMap's run 106 ms slower, and
+/// `CURLOPT_PIPEWAIT` (one connection over HTTP/2) made it 12 ms slower over HTTP/1.1.
 final class CurlSession: @unchecked Sendable {
     static let shared = CurlSession()
 
@@ -36,8 +32,7 @@ final class CurlSession: @unchecked Sendable {
     private init() {
         _ = hw_curl_global_init()
         multi = hw_curl_multi_init()
-        guard let multi else { return }
-        _ = hw_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1)
+        guard multi != nil else { return }
         _ = BlockingCall.startThread { [unowned self] in self.loop() }
     }
 

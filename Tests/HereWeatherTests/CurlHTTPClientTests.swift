@@ -121,24 +121,17 @@ import Testing
     }
 
     /// Every transfer runs on the process's one multi handle and its one thread: a hung
-    /// transfer must not hold up transfers to another host, and many at once all end. Its own
-    /// host's other transfers wait for its one connection (`CurlSession`), each still ending at
-    /// its own deadline.
-    @Test func aHungTransferHoldsUpNoOtherHost() async throws {
+    /// transfer must not hold up others, on the same host or another, and many at once all end.
+    @Test func aHungTransferHoldsUpNoOther() async throws {
         let server = try FixtureServer(routes: ["/slow": .hang, "/ok": .json(200, #"{"ok": true}"#)])
         defer { server.stop() }
-        let other = try FixtureServer(routes: ["/ok": .json(200, #"{"ok": true}"#)])
-        defer { other.stop() }
         let hung = Task { try await client.get(request(server.baseURL + "/slow", seconds: 60)) }
         while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         let answers = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<20 { group.addTask { try await client.get(request(other.baseURL + "/ok")).status } }
+            for _ in 0..<20 { group.addTask { try await client.get(request(server.baseURL + "/ok")).status } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(answers == Array(repeating: 200, count: 20))
-        await #expect(throws: HTTPError.timedOut("127.0.0.1:\(server.port)")) {
-            try await client.get(request(server.baseURL + "/ok", seconds: 1))
-        }
         hung.cancel()
         await #expect(throws: HTTPError.cancelled) { try await hung.value }
     }
