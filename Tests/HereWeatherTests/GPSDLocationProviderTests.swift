@@ -72,6 +72,8 @@ import HereWeatherGPSD
             let diagnosis = """
                 \(harness.watchingClients.count) of 2 clients watch after 15 s; gpsd's processes:
                 \(harness.processReport)
+                the connections to gpsd (the reference client is fd \(reference.descriptor)):
+                \(harness.connectionReport)
                 the end of gpsd's stderr:
                 \(harness.stderrTail())
                 """
