@@ -146,7 +146,7 @@ struct GPSDHarnessTests {
             usleep(20_000)
             report = harness.connectionReport
         }
-        #expect(report.contains("listening on 127.0.0.1:\(harness.port): 0 waiting for accept()"), "\(report)")
+        #expect(report.contains("listening on 127.0.0.1:\(harness.port): "), "\(report)")
         let ours = ourLine(report)
         #expect(ours?.contains("-> 127.0.0.1:\(harness.port) ESTABLISHED") == true, "\(report)")
         #expect(ours?.contains("receive queue 0,") == false, "the greeting waits unread: \(report)")

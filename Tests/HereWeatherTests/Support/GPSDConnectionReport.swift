@@ -29,7 +29,8 @@ extension GPSDHarness {
             guard queues.count == 2 else { continue }
             let inode = String(fields[9])
             if fields[3] == "0A" {
-                lines.append("listening on \(local): \(queues[1]) waiting for accept(), at most \(queues[0])")
+                // For a listening socket the receive queue is its accept queue.
+                lines.append("listening on \(local): \(queues[1]) waiting for accept()")
                 continue
             }
             let holder = inode == "0" ? "no descriptor (not accepted yet, or closed)"
