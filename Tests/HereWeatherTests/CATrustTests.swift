@@ -35,8 +35,8 @@ import Testing
     }
 
     /// The Open-Meteo body at a fixed place, from a TLS server.
-    func openMeteo() throws -> (TLSFixtureServer, CommandRunner) {
-        let server = try TLSFixtureServer(routes: ["/v1/forecast": "weather/open-meteo/tampa-metric.json",
+    func openMeteo() async throws -> (TLSFixtureServer, CommandRunner) {
+        let server = try await TLSFixtureServer.started(routes: ["/v1/forecast": "weather/open-meteo/tampa-metric.json",
                                                    "/v1/search": "geocoding/open-meteo/melbourne.json"])
         let runner = try CommandRunner()
         try runner.writeConfig(Self.atAFixedPlace("[weather.open-meteo]\nbase_url = \"\(server.baseURL)\""))
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func anUntrustedServerFailsWithoutTheVariables() async throws {
-        let (server, runner) = try openMeteo()
+        let (server, runner) = try await openMeteo()
         defer { server.stop() }
         let result = try await runner.run(["--no-cache"])
         #expect(result.status == 69, "\(result.stderr)")
@@ -64,7 +64,7 @@ import Testing
         ["CURL_CA_BUNDLE": certificate, "SSL_CERT_FILE": "/nonexistent/ca.pem"],
     ])
     func eachVariableTrustsTheServer(environment: [String: String]) async throws {
-        let (server, runner) = try openMeteo()
+        let (server, runner) = try await openMeteo()
         defer { server.stop() }
         let result = try await runner.run(["--no-cache", "--json"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aMissingBundleIsOneLineNamingTheVariable() async throws {
-        let (server, runner) = try openMeteo()
+        let (server, runner) = try await openMeteo()
         defer { server.stop() }
         let result = try await runner.run(["--no-cache"], environment: ["SSL_CERT_FILE": "/nonexistent/ca.pem"])
         #expect(result.status == 78, "\(result.stderr)")
@@ -93,8 +93,8 @@ import Testing
 
     /// OpenWeatherMap from a TLS server: two requests (current weather and forecast) at once,
     /// to one host.
-    func openWeatherMap() throws -> (TLSFixtureServer, CommandRunner) {
-        let server = try TLSFixtureServer(routes: ["/data/2.5/weather": "weather/openweathermap/weather-tampa-metric.json",
+    func openWeatherMap() async throws -> (TLSFixtureServer, CommandRunner) {
+        let server = try await TLSFixtureServer.started(routes: ["/data/2.5/weather": "weather/openweathermap/weather-tampa-metric.json",
                                                    "/data/2.5/forecast": "weather/openweathermap/forecast-tampa-metric.json"])
         let runner = try CommandRunner()
         try runner.writeConfig(Self.atAFixedPlace("""
@@ -110,7 +110,7 @@ import Testing
     /// OpenWeatherMap's two requests load the CA bundle once, not once each (issue 16 item 1:
     /// 87% of a run's instructions).
     @Test func openWeatherMapsTwoRequestsLoadTheCABundleOnce() async throws {
-        let (server, runner) = try openWeatherMap()
+        let (server, runner) = try await openWeatherMap()
         defer { server.stop() }
         let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -122,7 +122,7 @@ import Testing
     /// taking turns on one connection saves a handshake (~6M instructions) but adds a round trip
     /// and the service's time to answer the first to every run (`CurlSession`).
     @Test func openWeatherMapsTwoRequestsGoOutSideBySide() async throws {
-        let (server, runner) = try openWeatherMap()
+        let (server, runner) = try await openWeatherMap()
         defer { server.stop() }
         let (result, counts) = try await countingCALoads(runner, ["--no-cache", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -134,9 +134,9 @@ import Testing
 
     /// Two hosts (a geocoder, then the weather service) share the one CA load too.
     @Test func twoHostsShareTheCALoad() async throws {
-        let (weather, runner) = try openMeteo()
+        let (weather, runner) = try await openMeteo()
         defer { weather.stop() }
-        let geocoder = try TLSFixtureServer(routes: ["/v1/search": "geocoding/open-meteo/melbourne.json"])
+        let geocoder = try await TLSFixtureServer.started(routes: ["/v1/search": "geocoding/open-meteo/melbourne.json"])
         defer { geocoder.stop() }
         try runner.writeConfig("""
             version = 1

@@ -20,8 +20,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0, ftruncate(descriptor, off_t(size)) == 0 else { throw POSIXError(.EIO) }
-        close(descriptor)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(size)) == 0 else { throw POSIXError(.EIO) }
     }
 
     func size(_ path: String) -> Int? {

@@ -130,6 +130,29 @@ struct GPSDHarnessTests {
         #expect(harness.watchingClients.isEmpty)
     }
 
+    @Test("the connection report shows who holds each connection and what waits unread")
+    func connectionReport() throws {
+        let harness = try GPSDHarness(device: false)
+        defer { harness.stop() }
+        let client = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
+        defer { client.close() }
+        // gpsd greets at once; nobody reads the greeting, so it waits in the receive queue.
+        let ourLine = { (report: String) in
+            report.split(separator: "\n").first { $0.hasSuffix("held by fd \(client.descriptor) of this process") }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        var report = harness.connectionReport
+        while ourLine(report)?.contains("receive queue 0,") != false && ContinuousClock.now < deadline {
+            usleep(20_000)
+            report = harness.connectionReport
+        }
+        #expect(report.contains("listening on 127.0.0.1:\(harness.port): "), "\(report)")
+        let ours = ourLine(report)
+        #expect(ours?.contains("-> 127.0.0.1:\(harness.port) ESTABLISHED") == true, "\(report)")
+        #expect(ours?.contains("receive queue 0,") == false, "the greeting waits unread: \(report)")
+        #expect(report.contains(":\(harness.port) -> 127.0.0.1:") && report.contains("held by another process"), "gpsd's end: \(report)")
+    }
+
     @Test("feeding without a watcher gives up in time and writes nothing")
     func feedTimesOut() throws {
         let harness = try GPSDHarness()

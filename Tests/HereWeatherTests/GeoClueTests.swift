@@ -133,6 +133,22 @@ import Testing
         #expect(await noBus.isPresent() == false)
     }
 
+    /// The group `stop()` kills is the one the environment runs in, and nothing is left in it
+    /// after `stop()`. (Under `setsid`, which forks when started as a group leader, the group
+    /// held only setsid's exited parent: the kill never reached the environment, and once the
+    /// parent was reaped its number was free for the kernel to give to another test's process.)
+    @Test func stopEndsTheEnvironmentsOwnProcessGroup() async throws {
+        let harness = try await GeoClueHarness.started()
+        let group = harness.processGroup
+        let living = ProcessGroup.members(group).filter { $0.state != "Z" }.map(\.command)
+        #expect(living.contains("unshare") && living.contains("dbus-daemon"),
+                "the environment is not in process group \(group): \(ProcessGroup.report(group))")
+        harness.stop()
+        let deadline = ContinuousClock.now + .seconds(10)   // killed processes are reaped soon after
+        while kill(-group, 0) == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(kill(-group, 0) == -1 && errno == ESRCH, "processes left in group \(group)")
+    }
+
     @Test func doctorProbesGeoClue() async throws {
         let harness = try await GeoClueHarness.started()
         let runner = try CommandRunner()

@@ -18,7 +18,7 @@ import Glibc
     }
 
     @Test func httpsToHTTPSIsFollowed() async throws {
-        let tls = try TLSServer(script: "redirect-server.py")
+        let tls = try await TLSServer.started(script: "redirect-server.py")
         defer { tls.stop() }
         #expect(try await get(tls.baseURL + "/ok").status == 200, "the test certificate is trusted")
         let followed = try await get(tls.baseURL + "/to-https")
@@ -27,7 +27,7 @@ import Glibc
     }
 
     @Test func httpsToPlainHTTPIsRefusedBeforeAnyRequest() async throws {
-        let tls = try TLSServer(script: "redirect-server.py")
+        let tls = try await TLSServer.started(script: "redirect-server.py")
         defer { tls.stop() }
         let plain = try FixtureServer(routes: ["/stolen": .json(200, #"{"ok": true}"#)])
         let target = URLText.encode(plain.baseURL + "/stolen?appid=SECRET")

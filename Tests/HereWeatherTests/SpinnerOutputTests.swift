@@ -66,7 +66,13 @@ import Glibc
         #expect(result.stderr.hasPrefix("here-weather: No NMEA fix"))
     }
 
-    @Test func spinnerOnATerminalIsErasedBeforeTheMessage() throws {
+    /// Runs `process` to its end on a thread of its own: the run takes seconds, which must not
+    /// hold one of the few cooperative threads every test's task shares.
+    static func runToEnd(_ process: Process) async throws {
+        try await BlockingCall.run { Result { try process.run(); process.waitUntilExit() } }
+    }
+
+    @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
         let terminal = try PseudoTerminal()
         let runner = try CommandRunner()
         let process = Process()
@@ -76,8 +82,7 @@ import Glibc
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await Self.runToEnd(process)
         #expect(process.terminationStatus == 75)
         let screen = try terminal.screen()
         #expect(screen.contains("reading the NMEA source…"))
@@ -86,7 +91,7 @@ import Glibc
         #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
     }
 
-    @Test func noSpinnerInMachineModesEvenOnATerminal() throws {
+    @Test func noSpinnerInMachineModesEvenOnATerminal() async throws {
         let terminal = try PseudoTerminal()
         let runner = try CommandRunner()
         for mode in [["--json"], ["--format", "%t"], ["--waybar"]] {
@@ -97,8 +102,7 @@ import Glibc
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
             process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            try await Self.runToEnd(process)
         }
         let screen = try terminal.screen()
         #expect(!screen.contains("reading the NMEA source"))

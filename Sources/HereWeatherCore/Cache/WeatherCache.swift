@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Weather answers kept between runs in `$XDG_CACHE_HOME/here-weather/` (default
 /// `~/.cache/here-weather/`), one file per key (`<key>.weather`) and a lock file beside it
@@ -99,13 +100,26 @@ public struct WeatherCache: Sendable {
     }
 }
 
-/// A held cache lock; `release()` (or the process's exit) lets the next run in.
-public struct WeatherCacheLock: Sendable {
-    let descriptor: Int32
+/// A held cache lock; `release()` (or the last reference going, or the process's exit) lets
+/// the next run in.
+///
+/// A class whose descriptor is taken out once: releasing twice (a copy of a struct did) closed
+/// the number twice, and the second close could hit another thread's file opened meanwhile.
+public final class WeatherCacheLock: Sendable {
+    private let descriptor: Atomic<Int32>
 
+    init(descriptor: Int32) { self.descriptor = Atomic(descriptor) }
+
+    /// The lock file's descriptor; -1 once released.
+    var heldDescriptor: Int32 { descriptor.load(ordering: .acquiring) }
+
+    /// Closes the lock file (which unlocks it); any later call does nothing.
     public func release() {
-        close(descriptor)
+        let taken = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
+        if taken >= 0 { close(taken) }
     }
+
+    deinit { release() }
 }
 
 private extension Error {

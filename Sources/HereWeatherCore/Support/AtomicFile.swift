@@ -40,19 +40,7 @@ public enum AtomicFile {
         guard descriptor >= 0 else { throw failure(path, errno) }
         let temporaryPath = SystemPath.decode(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         defer { SystemPath.withCString(temporaryPath) { _ = unlink($0) } }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(descriptor)
-                throw failure(path, code)
-            }
-            written += result
-        }
-        fchmod(descriptor, mode)
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure(path, errno) }
+        if let code = fillAndClose(descriptor, with: bytes, mode: mode) { throw failure(path, code) }
         let result = SystemPath.withCString(temporaryPath) { from in
             SystemPath.withCString(path) { to in overwrite ? rename(from, to) : link(from, to) }
         }
@@ -60,6 +48,30 @@ public enum AtomicFile {
             let code = errno
             throw WriteError(path: path, exists: !overwrite && code == EEXIST, reason: String(cString: strerror(code)), code: code)
         }
+    }
+
+    /// Writes `bytes` into `descriptor`, sets its mode, syncs it to disk and closes it: closed
+    /// exactly once, whichever step fails (a close after a failed step, never a second one: the
+    /// number may belong to another thread's file by then). The first failure's `errno`, if any.
+    static func fillAndClose(_ descriptor: Int32, with bytes: [UInt8], mode: mode_t) -> Int32? {
+        var failure: Int32?
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            written += result
+        }
+        if failure == nil {
+            fchmod(descriptor, mode)
+            if fsync(descriptor) != 0 { failure = errno }
+        }
+        // Linux frees the number even when close reports an error: never retried.
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        return failure
     }
 
     /// Creates `directory` and its missing parents (mode 0700).

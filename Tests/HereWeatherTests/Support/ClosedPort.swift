@@ -23,7 +23,11 @@ final class ClosedPort: @unchecked Sendable {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard fd >= 0, bound else { throw FixtureServer.ServerError.socket(errno) }
+        guard fd >= 0, bound else {
+            let code = errno
+            if fd >= 0 { close(fd) }   // no deinit runs for an object whose init threw before `port` was set
+            throw FixtureServer.ServerError.socket(code)
+        }
         port = UInt16(bigEndian: address.sin_port)
     }
 

@@ -106,7 +106,8 @@ private final class Watchdog: @unchecked Sendable {
         let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
             lock.lock(); defer { lock.unlock() }
-            guard !done else { return }
+            // Not once Foundation has reaped it: the pid may be another process's by then.
+            guard !done, process.isRunning else { return }
             fired = true
             kill(pid, SIGKILL)
         }

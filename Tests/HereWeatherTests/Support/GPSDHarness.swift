@@ -112,27 +112,9 @@ final class GPSDHarness: @unchecked Sendable {
     /// The number of `?WATCH` enables seen so far.
     var watchEnables: Int { state.withLock { $0.watchEnables } }
 
-    /// What each process of gpsd's group is doing, from /proc: `pid comm state wchan`, one per line
-    /// (state `T` is stopped, `S` sleeping in `wchan`). For failure messages: a gpsd that does not
-    /// answer is either stopped, blocked in the kernel (`wchan` says where), or busy (`R`).
-    var processReport: String {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        var lines: [String] = []
-        for entry in entries {
-            guard let other = Int32(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // Fields after "(comm)": state ppid pgrp ...
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[2]) == pid else { continue }
-            let comm = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
-            let wchan = (try? String(contentsOfFile: "/proc/\(entry)/wchan", encoding: .utf8)) ?? "?"
-            let syscall = (try? String(contentsOfFile: "/proc/\(entry)/syscall", encoding: .utf8))?
-                .split(separator: " ").first.map(String.init) ?? "?"
-            lines.append("\(other) \(comm) state \(fields[0]) wchan \(wchan) syscall \(syscall)")
-        }
-        return lines.isEmpty ? "no process in group \(pid)" : lines.sorted().joined(separator: "\n")
-    }
+    /// What each process of gpsd's group is doing (`ProcessGroup.report`): a gpsd that does not
+    /// answer is either stopped (`T`), blocked in the kernel (`wchan` says where), or busy (`R`).
+    var processReport: String { ProcessGroup.report(pid) }
 
     /// The last `count` lines gpsd wrote to stderr.
     func stderrTail(_ count: Int = 30) -> String {
@@ -790,6 +772,9 @@ extension GPSDHarness {
         }
 
         deinit { close() }
+
+        /// The socket's descriptor number, for diagnoses.
+        var descriptor: Int32 { fd }
 
         func close() { if !closed { closed = true; Glibc.close(fd) } }
 

@@ -25,10 +25,13 @@ import HereWeatherCore
 /// * An app section with `allowed=false` fails Start with
 ///   `org.freedesktop.DBus.Error.AccessDenied: 'APP' disallowed by configuration for UID 0`.
 ///
-/// Lifetime: the script runs under `setsid` (its own process group) and reads its standard input,
-/// a pipe only this harness writes to, as a lifeline: `stop()`, `deinit`, or the death of the test
+/// Lifetime: the script runs in its own process group, whose number is `unshare`'s pid
+/// (Foundation's `Process` starts every child in a new group), and reads its standard input, a
+/// pipe only this harness writes to, as a lifeline: `stop()`, `deinit`, or the death of the test
 /// process closes it, and the script kills what it started and removes the directory. `stop()` then
-/// kills the whole process group anyway after 3 s.
+/// kills the whole process group anyway after 3 s. (It ran under `setsid` before, which forks when
+/// started as a group leader: the group `stop()` killed was the one its exited parent had left
+/// empty, a number the kernel may give to another test's process meanwhile.)
 final class GeoClueHarness: @unchecked Sendable {
     struct HarnessError: Error, CustomStringConvertible {
         let description: String
@@ -50,6 +53,9 @@ final class GeoClueHarness: @unchecked Sendable {
     enum GeoClue: String, Sendable {
         case running = "yes", activatable, absent = "no"
     }
+
+    /// The environment's process group (unshare, the script and all it starts).
+    var processGroup: pid_t { process.processIdentifier }
 
     /// The bus address for `DBUS_SYSTEM_BUS_ADDRESS`.
     let busAddress: String
@@ -88,8 +94,8 @@ final class GeoClueHarness: @unchecked Sendable {
         try String(options.responseDelay).write(toFile: directory + "/delay", atomically: true, encoding: .utf8)
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/usr/bin/unshare", "--mount", "--net", "--fork", "--kill-child", "--",
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["--mount", "--net", "--fork", "--kill-child", "--",
                              "/bin/bash", Fixtures.url("geoclue/environment.sh").path, directory,
                              options.geoclue.rawValue, options.agent ? "yes" : "no"]
         process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]

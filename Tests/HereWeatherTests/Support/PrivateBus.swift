@@ -114,7 +114,7 @@ final class LifelineProcess: @unchecked Sendable {
 
     init(_ arguments: [String], environment: [String: String]) throws {
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-service-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         pidFile = errors.deletingPathExtension().appendingPathExtension("pid")
         for descriptor in [lifeline.fileHandleForWriting.fileDescriptor, output.fileHandleForReading.fileDescriptor] {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

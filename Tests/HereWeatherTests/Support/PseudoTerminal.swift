@@ -23,12 +23,16 @@ final class PseudoTerminal {
             throw Failure(description: "no pseudo-terminal calls in the C library")
         }
         master = unsafeBitCast(openpt, to: OpenPT.self)(O_RDWR | O_NOCTTY)
+        // Until `slave` is set no deinit runs if init throws: close `master` here.
         guard master >= 0, unsafeBitCast(grant, to: OpenPT.self)(master) == 0,
               unsafeBitCast(unlock, to: OpenPT.self)(master) == 0 else {
-            throw Failure(description: "cannot open a pseudo-terminal (errno \(errno))")
+            let code = errno
+            if master >= 0 { close(master) }
+            throw Failure(description: "cannot open a pseudo-terminal (errno \(code))")
         }
         var buffer = [CChar](repeating: 0, count: 128)
         guard unsafeBitCast(name, to: PTSName.self)(master, &buffer, buffer.count) == 0 else {
+            close(master)
             throw Failure(description: "ptsname_r failed")
         }
         let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -37,7 +41,7 @@ final class PseudoTerminal {
     }
 
     deinit {
-        close(slave)
+        if slave >= 0 { close(slave) }
         close(master)
     }
 

@@ -15,8 +15,21 @@ final class TLSFixtureServer: @unchecked Sendable {
     /// The test certificate, which is its own CA.
     static let certificate = Fixtures.url("tls/localhost-cert.pem").path
 
-    /// Runs `Fixtures/tls/<script>` with `arguments` and reads the port it prints.
-    init(script: String, arguments: [String] = []) throws {
+    /// Runs `Fixtures/tls/<script>` with `arguments` and returns once it has printed its port.
+    /// Python takes a second or more to start on a loaded machine: the wait runs on a thread of
+    /// its own, never on one of the few cooperative threads every test's task shares (two such
+    /// waits at the start of a full run held both for seconds; see `GPSDLocationProviderTests.observe`).
+    static func started(script: String, arguments: [String] = []) async throws -> TLSFixtureServer {
+        try await BlockingCall.run { Result { try TLSFixtureServer(script: script, arguments: arguments) } }
+    }
+
+    /// `fixture-server.py`, answering GETs under each path prefix with the fixture file.
+    static func started(routes: [String: String]) async throws -> TLSFixtureServer {
+        try await started(script: "fixture-server.py", arguments: routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
+    }
+
+    /// Runs `Fixtures/tls/<script>` with `arguments` and reads the port it prints (blocking).
+    private init(script: String, arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Fixtures.url("tls/" + script).path] + arguments
         let out = Pipe()
@@ -36,11 +49,6 @@ final class TLSFixtureServer: @unchecked Sendable {
         self.port = port
     }
 
-    /// `fixture-server.py`, answering GETs under each path prefix with the fixture file.
-    convenience init(routes: [String: String]) throws {
-        try self.init(script: "fixture-server.py", arguments: routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
-    }
-
     var baseURL: String { "https://127.0.0.1:\(port)" }
 
     /// `fixture-server.py`'s counts: TLS connections accepted and requests served.
@@ -53,7 +61,8 @@ final class TLSFixtureServer: @unchecked Sendable {
 
     /// SIGKILL: the test process may block SIGTERM, and its children inherit the mask.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        // Not once Foundation has reaped it: the pid may be another process's by then.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }
