@@ -78,6 +78,7 @@ final class GPSDSession: @unchecked Sendable {
         var data = gps_data_t()
         let opened = hw_gps_open(host, String(port), &data)
         guard opened == 0 else { return .failure(openError(errno)) }
+        let seconds = request.secondsLeft()
         defer {
             _ = hw_gps_watch(&data, false)
             _ = hw_gps_close(&data)
@@ -140,8 +141,8 @@ final class GPSDSession: @unchecked Sendable {
         }
         if let waiting = pending, let answer = selector.consider(waiting, now: Date()) { return .success(answer) }
         if let answer = selector.answerAtDeadline(now: Date()) { return .success(answer) }
-        if !greeted { return .failure(LocationError.gpsdSilent(address: address, seconds: request.timeoutSeconds)) }
-        return .failure(LocationError.noFix(source: "GPS", seconds: request.timeoutSeconds, seen: seen(selector)))
+        if !greeted { return .failure(LocationError.gpsdSilent(address: address, seconds: seconds)) }
+        return .failure(LocationError.noFix(source: "GPS", seconds: seconds, seen: seen(selector)))
     }
 
     /// A real 2D/3D fix from a TPV report, or `nil` for mode 1 and non-finite positions.

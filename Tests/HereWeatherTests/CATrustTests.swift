@@ -1,4 +1,5 @@
 import Foundation
+import HereWeatherCore
 import Testing
 @testable import HereWeatherCore
 
@@ -86,7 +87,7 @@ import Testing
     func countingCALoads(_ runner: CommandRunner, _ arguments: [String]) async throws -> (result: CommandRunner.Result, counts: String) {
         let counts = runner.home.appendingPathComponent("ca-loads.txt").path
         let result = try await runner.run(arguments, environment: [
-            "SSL_CERT_FILE": Self.certificate, "LD_PRELOAD": try CALoadCounter.library(), "HW_COUNT_FILE": counts,
+            "SSL_CERT_FILE": Self.certificate, "LD_PRELOAD": try await CALoadCounter.library(), "HW_COUNT_FILE": counts,
         ])
         return (result, try String(contentsOfFile: counts, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -152,7 +153,9 @@ import Testing
 
 /// `Fixtures/tls/count-ca-loads.c`, built once per test run with the toolchain's clang (or cc).
 enum CALoadCounter {
-    static func library() throws -> String { try built.get() }
+    /// The library's path; the first call builds it, on a thread of its own (the compiler
+    /// takes seconds, which must not hold one of the few cooperative threads).
+    static func library() async throws -> String { try await BlockingCall.run { built } }
 
     private static let built: Result<String, Error> = Result {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-count-ca-loads-\(getpid()).so").path

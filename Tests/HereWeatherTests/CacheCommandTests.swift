@@ -122,9 +122,9 @@ import Glibc
         try runner.writeConfig(config(server: server))
         let killed = try runner.start(["--json"])
         // Its request has arrived: it holds the lock (taken before the fetch).
-        #expect(waitUntil { server.requests.count == 1 })
+        #expect(try await waitUntil { server.requests.count == 1 })
         kill(killed.process.processIdentifier, SIGKILL)
-        let outcome = killed.finish()
+        let outcome = try await BlockingCall.run { .success(killed.finish()) }
         #expect(outcome.status == SIGKILL && killed.process.terminationReason == .uncaughtSignal)
 
         let next = try await runner.run(["--json"])
@@ -233,10 +233,10 @@ private final class RequestCounter: @unchecked Sendable {
 }
 
 /// Polls `condition` for up to 20 s; a wait, not a timing assertion.
-private func waitUntil(_ condition: () -> Bool) -> Bool {
+private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
     for _ in 0..<1000 {
         if condition() { return true }
-        usleep(20_000)
+        try await Task.sleep(for: .milliseconds(20))
     }
     return condition()
 }

@@ -98,9 +98,8 @@ import Testing
             _here-weather here-weather "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let output = try await BlockingCall.run {
-            Result { try GPSDHarness.runTool("/bin/bash", ["-c", driver, "bash", script.path] + words, stdin: nil, timeout: .seconds(60)) }
-        }
+        let output = try await GPSDHarness.runTool("/bin/bash", ["-c", driver, "bash", script.path] + words, stdin: nil,
+                                                   timeout: .seconds(60))
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HereWeatherCore
 import Testing
 
 /// The gpsd harness against the real gpsd: what a client sees equals gpsdecode's reading of the same log.
@@ -20,20 +21,20 @@ struct GPSDHarnessTests {
     /// Also passed, tried locally and not committed, with main's drive, southern-western, 10hz and
     /// multi-constellation logs; cold-start (no fix at first) breaks the first-epoch assumptions by design.
     @Test("a watching client gets every fix gpsdecode finds, the first epoch included", arguments: logs)
-    func clientSeesAllFixes(log: String) throws {
+    func clientSeesAllFixes(log: String) async throws {
         let url = Fixtures.url(log)
-        let reference = try GPSDHarness.gpsdecodeFixes(url)
+        let reference = try await GPSDHarness.gpsdecodeFixes(url)
         try #require(!reference.isEmpty, "gpsdecode finds no TPV in \(log)")
         let first = try #require(FirstEpoch(url), "no RMC/GGA in \(log)")
 
-        let harness = try GPSDHarness()
+        let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         harness.feed(url)
         let lastTime = try #require(reference.last?["time"] as? String)
-        let received = try Gpspipe.watch(port: harness.port, seconds: 20) { objects in
+        let received = try await Gpspipe.watch(port: harness.port, seconds: 20) { objects in
             objects.contains { $0["class"] as? String == "TPV" && $0["time"] as? String == lastTime }
         }
-        #expect(harness.waitUntilFed(timeout: .seconds(10)), "feed: \(harness.feedError ?? "unfinished")")
+        #expect(await harness.fed(timeout: .seconds(10)), "feed: \(harness.feedError ?? "unfinished")")
         #expect(harness.feedError == nil)
 
         let tpvs = received.filter { $0["class"] as? String == "TPV" }
@@ -72,14 +73,14 @@ struct GPSDHarnessTests {
     }
 
     @Test("gpsd identifies the NMEA driver and lists the pty")
-    func deviceIsListed() throws {
+    func deviceIsListed() async throws {
         let log = Fixtures.url(Self.logs[0])
-        let harness = try GPSDHarness()
+        let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         let path = try #require(harness.devicePath)
         #expect(path.hasPrefix("/dev/pts/"))
         harness.feed(log)
-        let received = try Gpspipe.watch(port: harness.port, seconds: 20) { objects in
+        let received = try await Gpspipe.watch(port: harness.port, seconds: 20) { objects in
             objects.contains { $0["class"] as? String == "DEVICE" && $0["driver"] as? String == "NMEA0183" }
         }
         let devices = try #require(received.first { $0["class"] as? String == "DEVICES" })
@@ -90,8 +91,8 @@ struct GPSDHarnessTests {
     }
 
     @Test("without a device a watcher sees an empty DEVICES list")
-    func noDevice() throws {
-        let harness = try GPSDHarness(device: false)
+    func noDevice() async throws {
+        let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
         #expect(harness.devicePath == nil)
         let client = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
@@ -108,31 +109,33 @@ struct GPSDHarnessTests {
     }
 
     @Test("watchers are seen in gpsd's debug output, and leave when they disconnect")
-    func watcherDetection() throws {
-        let harness = try GPSDHarness()
+    func watcherDetection() async throws {
+        let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         #expect(harness.watchingClients.isEmpty)
-        #expect(!harness.waitForWatcher(timeout: .milliseconds(200)))
+        #expect(await !harness.watcherSeen(timeout: .milliseconds(200)))
         let client = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
         _ = try client.readObject(deadline: .now + .seconds(5))
         try client.send(#"?WATCH={"enable":true,"json":true};"#, deadline: .now + .seconds(5))
-        #expect(harness.waitForWatcher(timeout: .seconds(10)))
+        #expect(await harness.watcherSeen(timeout: .seconds(10)))
         // A device with no data: DEVICES (no driver yet), WATCH, then silence.
         let devices = try client.readObject(deadline: .now + .seconds(5))
         let entry = try #require((devices["devices"] as? [[String: Any]])?.first)
         #expect(entry["path"] as? String == harness.devicePath)
         #expect(entry["driver"] == nil)
         #expect(try client.readObject(deadline: .now + .seconds(5))["class"] as? String == "WATCH")
-        #expect(throws: (any Error).self) { try client.readLine(deadline: .now + .milliseconds(500)) }
+        await #expect(throws: (any Error).self) {
+            try await BlockingCall.run { Result { try client.readLine(deadline: .now + .milliseconds(500)) } }
+        }
         client.close()
         let deadline = ContinuousClock.now + .seconds(10)
-        while !harness.watchingClients.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+        while !harness.watchingClients.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(harness.watchingClients.isEmpty)
     }
 
     @Test("the connection report shows who holds each connection and what waits unread")
-    func connectionReport() throws {
-        let harness = try GPSDHarness(device: false)
+    func connectionReport() async throws {
+        let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
         let client = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
         defer { client.close() }
@@ -143,7 +146,7 @@ struct GPSDHarnessTests {
         let deadline = ContinuousClock.now + .seconds(10)
         var report = harness.connectionReport
         while ourLine(report)?.contains("receive queue 0,") != false && ContinuousClock.now < deadline {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
             report = harness.connectionReport
         }
         #expect(report.contains("listening on 127.0.0.1:\(harness.port): "), "\(report)")
@@ -154,26 +157,26 @@ struct GPSDHarnessTests {
     }
 
     @Test("feeding without a watcher gives up in time and writes nothing")
-    func feedTimesOut() throws {
-        let harness = try GPSDHarness()
+    func feedTimesOut() async throws {
+        let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         harness.watcherTimeout = .milliseconds(300)
         harness.feed(Fixtures.url(Self.logs[0]))
-        #expect(!harness.waitUntilFed(timeout: .seconds(10)))
+        #expect(await !harness.fed(timeout: .seconds(10)))
         #expect(harness.feedError?.contains("?WATCH") == true)
         #expect(!harness.finishedFeeding)
     }
 
     @Test("stop() ends gpsd and its wrapper, and is idempotent")
-    func stopLeavesNothing() throws {
-        let harness = try GPSDHarness()
+    func stopLeavesNothing() async throws {
+        let harness = try await GPSDHarness.started()
         let group = harness.processGroup
         let port = harness.port
         #expect(kill(-group, 0) == 0)
         harness.feed(Fixtures.url(Self.logs[0])) // a feeder waiting for a watcher must not delay stop()
         let start = ContinuousClock.now
-        harness.stop()
-        harness.stop()
+        await harness.stopped()
+        await harness.stopped()
         #expect(ContinuousClock.now - start < .seconds(15), "stop() gives gpsd 3 s before SIGKILL")
         #expect(kill(-group, 0) == -1 && errno == ESRCH, "processes left in group \(group)")
         #expect(throws: (any Error).self) { _ = try GPSDHarness.LineClient(port: port, deadline: .now + .seconds(1)) }
@@ -181,19 +184,21 @@ struct GPSDHarnessTests {
     }
 
     @Test("deinit stops gpsd too")
-    func deinitStops() throws {
-        var group: pid_t = 0
-        do {
-            let harness = try GPSDHarness(device: false)
-            group = harness.processGroup
-            #expect(kill(-group, 0) == 0)
+    func deinitStops() async throws {
+        // Made and dropped on a thread of its own: deinit waits for gpsd to end.
+        let (group, ran) = try await BlockingCall.run {
+            Result { () throws -> (pid_t, Bool) in
+                let harness = try GPSDHarness(device: false)
+                return (harness.processGroup, kill(-harness.processGroup, 0) == 0)
+            }
         }
+        #expect(ran)
         #expect(kill(-group, 0) == -1 && errno == ESRCH)
     }
 
     @Test("gpsdecode, the reference decoder, reads the logs")
-    func reference() throws {
-        let fixes = try GPSDHarness.gpsdecodeFixes(Fixtures.url("nmea-harness/berlin-5-epochs.nmea"))
+    func reference() async throws {
+        let fixes = try await GPSDHarness.gpsdecodeFixes(Fixtures.url("nmea-harness/berlin-5-epochs.nmea"))
         #expect(fixes.map { $0["time"] as? String } == (1...4).map { "2024-06-01T12:00:0\($0).000Z" })
         #expect(fixes.allSatisfy { $0["mode"] as? Int == 3 })
     }
@@ -238,7 +243,14 @@ private struct FirstEpoch: CustomStringConvertible {
 /// `gpspipe -w` as the client, stopped as soon as `done` holds for what it printed (or after `seconds`).
 /// gpspipe block-buffers its output into a file or pipe, so it runs under `stdbuf -oL`.
 enum Gpspipe {
-    static func watch(port: UInt16, seconds: Int, until done: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
+    /// Waits on a thread of its own, never on one of the few cooperative threads.
+    static func watch(port: UInt16, seconds: Int, until done: @escaping @Sendable ([[String: Any]]) -> Bool) async throws -> [[String: Any]] {
+        let output = try await BlockingCall.run { Result { try watchBlocking(port: port, seconds: seconds, until: done) } }
+        return GPSDHarness.parseJSONLines(output)
+    }
+
+    /// What gpspipe printed.
+    private static func watchBlocking(port: UInt16, seconds: Int, until done: ([[String: Any]]) -> Bool) throws -> Data {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -262,6 +274,6 @@ enum Gpspipe {
         // blocked (SigBlk fffffffe3bfbea27), so terminate() does not end gpspipe.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        return GPSDHarness.parseJSONLines((try? Data(contentsOf: out)) ?? Data())
+        return (try? Data(contentsOf: out)) ?? Data()
     }
 }

@@ -180,6 +180,34 @@ import Synchronization
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 
+    /// Finding: a session that began after its request's deadline (earlier sources had used the
+    /// time up) said gpsd "sent nothing within 20 s" though it had given gpsd no time at all.
+    @Test func aSilentGPSDIsToldOnlyTheTimeItWasGiven() async throws {
+        let peer = try FakeTCPPeer(.init(greeting: [], closes: false))  // accepts, says nothing
+        defer { peer.stop() }
+        var late = request(seconds: 20)
+        late.deadline = .now - .seconds(1)
+        do {
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port)).requestLocation(late)
+            Issue.record("expected an error")
+        } catch let error as LocationError {
+            #expect(error == .gpsdSilent(address: "127.0.0.1:\(peer.port)", seconds: 0))
+            #expect(!error.message.contains("within 20 s"), "\(error.message)")
+            #expect(error.message.contains("timeout had already passed"), "\(error.message)")
+        }
+        // Half the time left: it says no more than that.
+        var halfway = request(seconds: 4)
+        halfway.deadline = .now + .seconds(2)
+        do {
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port)).requestLocation(halfway)
+            Issue.record("expected an error")
+        } catch let error as LocationError {
+            guard case .gpsdSilent(_, let seconds) = error else { Issue.record("\(error)"); return }
+            #expect(seconds > 0 && seconds <= 2, "\(error.message)")
+            #expect(error.message.contains("sent nothing within \(JSONOutput.format(seconds)) s"), "\(error.message)")
+        }
+    }
+
     @Test func gpsdWithoutAReceiverFailsFast() async throws {
         let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
@@ -218,7 +246,7 @@ import Synchronization
     }
 
     @Test func whereCommandReadsGPSDFromTheConfig() async throws {
-        let harness = try GPSDHarness()
+        let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         let runner = try CommandRunner()
         try runner.writeConfig("""

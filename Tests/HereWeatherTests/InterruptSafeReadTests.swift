@@ -31,10 +31,11 @@ import Glibc
         }
         let data = try await BlockingCall.run {
             reader.start()
-            defer { reader.finish() }
-            return .success(pipe.fileHandleForReading.readToEndRetryingInterrupts())
+            let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
+            reader.finish()
+            process.waitUntilExit()
+            return .success(data)
         }
-        process.waitUntilExit()
         #expect(String(decoding: data, as: UTF8.self) == "done\n")
     }
 }

@@ -130,7 +130,7 @@ import Testing
             base_url = "\(server.baseURL)/ipinfo"
             """)
         let run = try TerminalCommandRun(runner, ["where", "--json", "--accuracy", "any"])
-        let shown = try run.waitFor("[Y/n/o]: ")
+        let shown = try await run.waitFor("[Y/n/o]: ")
         #expect(shown.contains("here-weather would like to use your location from:"))
         #expect(server.requests.isEmpty, "nothing is sent before the answer")
         run.type("y\n")

@@ -45,10 +45,10 @@ struct NMEAGpsdecodeComparisonTests {
 
     /// gpsdecode's TPV reports that carry a time, by that time (ISO 8601, milliseconds), and
     /// those with mode >= 2 that carry none.
-    static func gpsdReports(for url: URL) throws -> (timed: [String: Report], untimed: [Report]) {
+    static func gpsdReports(for url: URL) async throws -> (timed: [String: Report], untimed: [Report]) {
         var reports: [String: Report] = [:]
         var untimed: [Report] = []
-        for report in try gpsdReportsInOrder(for: url) {
+        for report in try await gpsdReportsInOrder(for: url) {
             if let time = report.time {
                 reports[time] = report
             } else if report.mode >= 2 {
@@ -58,28 +58,14 @@ struct NMEAGpsdecodeComparisonTests {
         return (reports, untimed)
     }
 
-    /// gpsdecode's TPV reports, in the order it printed them.
-    static func gpsdReportsInOrder(for url: URL) throws -> [Report] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gpsdecode)
-        process.arguments = ["-j"]
-        process.standardInput = try FileHandle(forReadingFrom: url)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExit()
-        var reports: [Report] = []
-        for line in output.split(separator: UInt8(ascii: "\n")) {
-            // gpsd 3.22 prints malformed JSON for some ATT reports; those are not TPVs.
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  object["class"] as? String == "TPV" else { continue }
-            reports.append(Report(time: object["time"] as? String, mode: object["mode"] as? Int ?? 0,
-                                  status: object["status"] as? Int ?? 0,
-                                  latitude: object["lat"] as? Double, longitude: object["lon"] as? Double))
+    /// gpsdecode's TPV reports, in the order it printed them (`GPSDHarness.gpsdecodeFixes`,
+    /// which waits for gpsdecode on a thread of its own).
+    static func gpsdReportsInOrder(for url: URL) async throws -> [Report] {
+        try await GPSDHarness.gpsdecodeFixes(url).map { object in
+            Report(time: object["time"] as? String, mode: object["mode"] as? Int ?? 0,
+                   status: object["status"] as? Int ?? 0,
+                   latitude: object["lat"] as? Double, longitude: object["lon"] as? Double)
         }
-        return reports
     }
 
     /// Our fixes for the log, by time in gpsd's format.
@@ -111,9 +97,9 @@ struct NMEAGpsdecodeComparisonTests {
     }
 
     @Test(arguments: fixtureNames)
-    func validFixesMatchGpsdecode(_ name: String) throws {
+    func validFixesMatchGpsdecode(_ name: String) async throws {
         let url = Fixtures.url("nmea/\(name)")
-        let (reports, untimed) = try Self.gpsdReports(for: url)
+        let (reports, untimed) = try await Self.gpsdReports(for: url)
         let fixes = try Self.ourFixes(for: url)
         var compared = 0
         for (time, report) in reports.sorted(by: { $0.key < $1.key }) {
@@ -190,10 +176,10 @@ struct NMEAGpsdecodeComparisonTests {
         FirstFix(log: "mid-epoch.nmea", time: "2026-11-22T19:00:01.000Z",
                  latitude: 27.937506, longitude: -82.460812, mode: 3, status: 0),
     ])
-    func firstFixAgreesWithGpsdecode(_ expected: FirstFix) throws {
+    func firstFixAgreesWithGpsdecode(_ expected: FirstFix) async throws {
         let url = Fixtures.url("nmea/\(expected.log)")
         let position = Coordinate(latitude: expected.latitude, longitude: expected.longitude)
-        let gpsd = try #require(try Self.gpsdReportsInOrder(for: url).first { $0.mode >= 2 }, "gpsd reports no fix")
+        let gpsd = try #require(try await Self.gpsdReportsInOrder(for: url).first { $0.mode >= 2 }, "gpsd reports no fix")
         #expect(gpsd.isAt(position, within: 1e-6), "gpsd's first fix is at \(gpsd.latitude ?? .nan), \(gpsd.longitude ?? .nan)")
         #expect(gpsd.mode == expected.mode && gpsd.status == expected.status, "gpsd: mode \(gpsd.mode), status \(gpsd.status)")
         #expect(gpsd.time == nil || gpsd.time == expected.time, "gpsd's first fix is at \(gpsd.time ?? "")")

@@ -8,16 +8,9 @@ import Testing
         let binary = CommandRunner.executable
         #expect(!binary.path.contains("/debug/"), "the command tests run \(binary.path), a debug build")
         // A binary with the Swift runtime linked in needs no libswiftCore.so at run time.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        process.arguments = [binary.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ldd failed: \(text)")
+        let ldd = try await CapturedRun.run("/usr/bin/ldd", [binary.path], environment: ["PATH": "/usr/bin:/bin"])
+        let text = ldd.text
+        #expect(ldd.status == 0, "ldd failed: \(text)")
         #expect(!text.contains("libswift"), "the tested binary links Swift libraries:\n\(text)")
         #expect(!text.contains("libFoundation"), "the tested binary links Foundation dynamically:\n\(text)")
     }

@@ -35,7 +35,7 @@ import Testing
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
         let arguments = ["where", "--json", "--timeout", "30", "--max-age", "off"]
         let run = try TerminalCommandRun(runner, arguments, environment: Self.environment)
-        let shown = try run.waitFor("[Y/n/o]: ")
+        let shown = try await run.waitFor("[Y/n/o]: ")
         #expect(shown.components(separatedBy: "would like to use your location").count == 2, "one prompt")
         #expect(shown.contains("  gpsd (GPS receiver): nothing leaves this machine\r\n"))
         #expect(shown.contains("  IP lookup: sends your IP address to 127.0.0.1\r\n"))
@@ -101,7 +101,7 @@ import Testing
         try runner.writeConfig(config(gpsdPort: nothing.port, ip: server))
         let run = try TerminalCommandRun(runner, ["where", "--json", "--timeout", "4", "--accuracy", "any"],
                                          environment: Self.environment)
-        _ = try run.waitFor("[Y/n/o]: ")
+        _ = try await run.waitFor("[Y/n/o]: ")
         // The user reads, then answers: longer than the whole timeout, which leaves the IP
         // lookup 4 s once the sources start (ample on a loaded machine).
         try await Task.sleep(for: .seconds(5))

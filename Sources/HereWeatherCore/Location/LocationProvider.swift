@@ -37,9 +37,11 @@ public enum LocationError: UserFacingError, Equatable {
     case gpsdClosed(address: String)
     /// Something answered on gpsd's port, but not with gpsd's `VERSION` greeting.
     case notGPSD(address: String)
-    /// gpsd's port accepted the connection, but nothing was said by the deadline (a hung gpsd).
+    /// gpsd's port accepted the connection, but nothing was said by the deadline (a hung gpsd);
+    /// `seconds` is how long it was given (`LocationRequest.secondsLeft`), 0 when none.
     case gpsdSilent(address: String, seconds: Double)
-    /// No qualifying fix by the deadline (or the end of a log); `seen` says what was seen.
+    /// No qualifying fix by the deadline (or the end of a log); `seen` says what was seen;
+    /// `seconds` is how long the source was given, 0 when none.
     case noFix(source: String, seconds: Double, seen: String)
     /// An NMEA log or device could not be opened.
     case nmeaUnreadable(path: String, reason: String)
@@ -66,8 +68,12 @@ public enum LocationError: UserFacingError, Equatable {
             return "gpsd on \(address) closed the connection before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and try again."
         case .notGPSD(let address):
             return "Something on \(address) answered, but not as gpsd (no VERSION greeting). Check \(ConfigKey.both(.gpsdHost, .gpsdPort)) (gpsd's port is 2947)."
+        case .gpsdSilent(let address, let seconds) where seconds == 0:
+            return "gpsd on \(address) accepted the connection, but the request's timeout had already passed, so it was given no time to answer. Try a longer --timeout, or check that gpsd is healthy (`systemctl status gpsd`)."
         case .gpsdSilent(let address, let seconds):
             return "gpsd on \(address) accepted the connection but sent nothing within \(JSONOutput.format(seconds)) s. Check that gpsd is healthy (`systemctl status gpsd`; restart it with `sudo systemctl restart gpsd`) and that \(ConfigKey.both(.gpsdHost, .gpsdPort)) point at it."
+        case .noFix(let source, let seconds, _) where seconds == 0:
+            return "No \(source) fix: the request's timeout had already passed when \(source) was asked. Try a longer --timeout, or another source."
         case .noFix(let source, let seconds, let seen):
             return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
         case .nmeaUnreadable(let path, let reason):

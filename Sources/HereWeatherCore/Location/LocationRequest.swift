@@ -97,4 +97,15 @@ public struct LocationRequest: Sendable {
     public var timeoutSeconds: Double {
         Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     }
+
+    /// How long a source that starts at `start` can wait, for its "nothing within N s" messages:
+    /// the timeout when it had (nearly) all of it, else what was left of it, in tenths of a second
+    /// rounded down, and 0 when the deadline had already passed. A source that began late must
+    /// not claim it waited the whole timeout.
+    public func secondsLeft(at start: ContinuousClock.Instant = .now) -> Double {
+        let left = start.duration(to: deadline)
+        let seconds = max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        if seconds > timeoutSeconds - 1 { return timeoutSeconds }  // start-up time, not a shorter wait
+        return (seconds * 10).rounded(.down) / 10
+    }
 }

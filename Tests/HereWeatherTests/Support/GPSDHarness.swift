@@ -364,6 +364,11 @@ final class GPSDHarness: @unchecked Sendable {
         return state.withLockWaiting(until: deadline) { s in (!s.feeding, s.finishedFeeding) }
     }
 
+    /// `waitUntilFed` on a thread of its own, for async tests (see `watcherSeen`).
+    func fed(timeout: Duration = .seconds(30)) async -> Bool {
+        (try? await BlockingCall.run { .success(self.waitUntilFed(timeout: timeout)) }) ?? false
+    }
+
     /// Waits (bounded) until some client watches.
     @discardableResult
     func waitForWatcher(timeout: Duration = .seconds(30)) -> Bool {
@@ -399,18 +404,24 @@ final class GPSDHarness: @unchecked Sendable {
         PortPicker.release(port)
     }
 
+    /// `stop` on a thread of its own, for async tests whose point is stopping (it may wait
+    /// seconds for gpsd to end).
+    func stopped() async {
+        _ = try? await BlockingCall.run { .success(self.stop()) }
+    }
+
     deinit { stop() }
 
     // MARK: the reference decoder
 
     /// `gpsdecode -j < log`'s TPV objects, in order.
-    static func gpsdecodeFixes(_ log: URL) throws -> [[String: Any]] {
-        try gpsdecodeObjects(log).filter { $0["class"] as? String == "TPV" }
+    static func gpsdecodeFixes(_ log: URL) async throws -> [[String: Any]] {
+        try await gpsdecodeObjects(log).filter { $0["class"] as? String == "TPV" }
     }
 
     /// All of `gpsdecode -j < log`'s objects, in order.
-    static func gpsdecodeObjects(_ log: URL) throws -> [[String: Any]] {
-        let output = try runTool("/usr/bin/gpsdecode", ["-j"], stdin: log, timeout: .seconds(20))
+    static func gpsdecodeObjects(_ log: URL) async throws -> [[String: Any]] {
+        let output = try await runTool("/usr/bin/gpsdecode", ["-j"], stdin: log, timeout: .seconds(20))
         return parseJSONLines(output)
     }
 
@@ -420,8 +431,13 @@ final class GPSDHarness: @unchecked Sendable {
         }
     }
 
-    /// Runs a tool with stdin from a file and stdout into a temporary file, killing it after `timeout`.
-    static func runTool(_ path: String, _ arguments: [String], stdin: URL?, timeout: Duration) throws -> Data {
+    /// Runs a tool with stdin from a file and stdout into a temporary file, killing it after
+    /// `timeout`; waits on a thread of its own, never on one of the few cooperative threads.
+    static func runTool(_ path: String, _ arguments: [String], stdin: URL?, timeout: Duration) async throws -> Data {
+        try await BlockingCall.run { Result { try runToolBlocking(path, arguments, stdin: stdin, timeout: timeout) } }
+    }
+
+    private static func runToolBlocking(_ path: String, _ arguments: [String], stdin: URL?, timeout: Duration) throws -> Data {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-harness-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }

@@ -25,8 +25,12 @@ final class TerminalCommandRun: @unchecked Sendable {
     }
 
     /// Reads the terminal until `text` shows (bounded, so a broken test cannot hang) and
-    /// returns everything shown so far.
-    func waitFor(_ text: String) throws -> String {
+    /// returns everything shown so far; waits on a thread of its own, as `finish` does.
+    func waitFor(_ text: String) async throws -> String {
+        try await BlockingCall.run { Result { try self.readUntilShown(text) } }
+    }
+
+    private func readUntilShown(_ text: String) throws -> String {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !String(decoding: shown, as: UTF8.self).contains(text) {
             var descriptor = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
