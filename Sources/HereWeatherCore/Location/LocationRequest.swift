@@ -99,13 +99,14 @@ public struct LocationRequest: Sendable {
     }
 
     /// How long a source that starts at `start` can wait, for its "nothing within N s" messages:
-    /// the timeout when it had (nearly) all of it, else what was left of it, in tenths of a second
-    /// rounded down, and 0 when the deadline had already passed. A source that began late must
-    /// not claim it waited the whole timeout.
+    /// the timeout when at least half of it was left (the rest went to start-up: connecting,
+    /// loading a library, which a loaded machine can stretch), else what was left, in tenths of
+    /// a second rounded down, and 0 when the deadline had already passed. A source that began
+    /// late must not claim it waited the whole timeout.
     public func secondsLeft(at start: ContinuousClock.Instant = .now) -> Double {
         let left = start.duration(to: deadline)
         let seconds = max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
-        if seconds > timeoutSeconds - 1 { return timeoutSeconds }  // start-up time, not a shorter wait
+        if seconds >= timeoutSeconds / 2 { return timeoutSeconds }
         return (seconds * 10).rounded(.down) / 10
     }
 }
