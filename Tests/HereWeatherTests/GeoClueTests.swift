@@ -100,12 +100,34 @@ import Testing
         var options = GeoClueHarness.Options()
         options.agent = false
         let harness = try await GeoClueHarness.started(options)
-        let result = try await run(harness, ["where", "--timeout", "2"])
+        // 4 s: a source reports the whole timeout when it had at least half of it.
+        let result = try await run(harness, ["where", "--timeout", "4"])
         #expect(!result.killed)
         #expect(result.status == 75, "\(result.stderr)")
-        #expect(result.stderr.contains("GeoClue did not answer within 2 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("GeoClue did not answer within 4 s"), "\(result.stderr)")
         #expect(result.stderr.contains("agent"))
         #expect(harness.logs.contains("waiting for agent"), "\(harness.logs)")
+    }
+
+    /// GeoClue asked after the request's deadline (a late start) must not claim it waited the
+    /// whole timeout, nor send the user to set up an agent.
+    @Test func askedAfterTheDeadlineItSaysItWasGivenNoTime() async throws {
+        var options = GeoClueHarness.Options()
+        options.agent = false
+        let harness = try await GeoClueHarness.started(options)
+        defer { harness.stop() }
+        let provider = GeoClueLocationProvider { try DBusConnection.connect(address: harness.busAddress) }
+        var late = LocationRequest(desiredAccuracy: .any, timeout: .seconds(20))
+        late.deadline = .now - .seconds(1)
+        do {
+            _ = try await provider.requestLocation(late)
+            Issue.record("expected an error")
+        } catch let error as GeoClueError {
+            #expect(error == .noAgent(seconds: 0))
+            #expect(!error.message.contains("within 20 s"), "\(error.message)")
+            #expect(error.message.contains("timeout had passed"), "\(error.message)")
+            #expect(!error.message.contains("agent"), "\(error.message)")
+        }
     }
 
     @Test func presenceFollowsTheBus() async throws {

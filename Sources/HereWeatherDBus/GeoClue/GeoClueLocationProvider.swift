@@ -45,21 +45,23 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
+        // The time GeoClue is given, for "within N s" messages (`LocationRequest.secondsLeft`).
+        let given = request.secondsLeft()
         let bus = try connect()
-        let client = try await getClient(bus, request: request)
+        let client = try await getClient(bus, request: request, given: given)
         do {
-            let fix = try await locate(bus, client: client, request: request)
+            let fix = try await locate(bus, client: client, request: request, given: given)
             await stop(bus, client: client)
             return fix
         } catch {
             await stop(bus, client: client)
-            throw Self.translating(error, request: request)
+            throw Self.translating(error, given: given)
         }
     }
 
     /// The client's object path. GetClient waits for an agent in GeoClue 2.6: at the deadline
     /// that wait is the likely reason, whether or not GeoClue is running yet (activation).
-    private func getClient(_ bus: DBusConnection, request: LocationRequest) async throws -> String {
+    private func getClient(_ bus: DBusConnection, request: LocationRequest, given: Double) async throws -> String {
         do {
             let reply = try await bus.call(destination: Self.service, path: Self.managerPath,
                                            interface: Self.managerInterface, member: "GetClient",
@@ -69,13 +71,14 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
             }
             return path
         } catch DBusError.timedOut {
-            throw GeoClueError.noAgent(seconds: request.timeoutSeconds)
+            throw GeoClueError.noAgent(seconds: given)
         } catch {
-            throw Self.translating(error, request: request)
+            throw Self.translating(error, given: given)
         }
     }
 
-    private func locate(_ bus: DBusConnection, client: String, request: LocationRequest) async throws -> Location {
+    private func locate(_ bus: DBusConnection, client: String, request: LocationRequest,
+                        given: Double) async throws -> Location {
         try await bus.setProperty(destination: Self.service, path: client, interface: Self.clientInterface,
                                   name: "DesktopId", value: .string(Self.desktopID), deadline: request.deadline)
         let level = GeoClueAccuracyLevel(for: request.desiredAccuracy)
@@ -93,7 +96,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
                 arguments = try await updates.next(deadline: request.deadline)
             } catch DBusError.timedOut {
                 if let answer = selector.answerAtDeadline(now: Date()) { return answer }
-                throw GeoClueError.noFix(seconds: request.timeoutSeconds, seen: selector.fixesSeen)
+                throw GeoClueError.noFix(seconds: given, seen: selector.fixesSeen)
             }
             guard arguments.count == 2, let path = arguments[1].objectPath else { continue }
             let properties = try await bus.properties(destination: Self.service, path: path,
@@ -132,8 +135,8 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     }
 
     /// `error` as GeoClue's user would read it: a refusal, GeoClue missing, a timeout at the
-    /// deadline; D-Bus trouble (no bus, no libsystemd) and cancellation stay as they are.
-    static func translating(_ error: Error, request: LocationRequest) -> Error {
+    /// deadline (`given` seconds after GeoClue was asked); D-Bus trouble (no bus, no libsystemd) and cancellation stay as they are.
+    static func translating(_ error: Error, given: Double) -> Error {
         guard let error = error as? DBusError else { return error }
         switch error {
         case .remote(let name, let message) where name.hasSuffix(".AccessDenied"):
@@ -143,7 +146,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         case .remote(let name, let message):
             return GeoClueError.failed(message.isEmpty ? name : "\(name): \(message)")
         case .timedOut:
-            return GeoClueError.noFix(seconds: request.timeoutSeconds, seen: 0)
+            return GeoClueError.noFix(seconds: given, seen: 0)
         default:
             return error
         }

@@ -5,6 +5,7 @@ public enum GeoClueError: UserFacingError, Equatable {
     /// GeoClue refused the app (geoclue.conf, or the agent); GeoClue's own words.
     case notAllowed(reason: String)
     /// GetClient got no answer by the deadline: GeoClue 2.6 waits for an agent without a word.
+    /// `seconds` is how long GeoClue was given (`LocationRequest.secondsLeft`), 0 when none.
     case noAgent(seconds: Double)
     /// Started, but no location (that qualified for the request's max age) by the deadline.
     case noFix(seconds: Double, seen: Int)
@@ -20,6 +21,8 @@ public enum GeoClueError: UserFacingError, Equatable {
             return "GeoClue is not running on the system bus (org.freedesktop.GeoClue2 has no owner and cannot be started). Install it (Debian and Ubuntu: apt install geoclue-2.0), or remove \"geoclue\" from \(ConfigKey.locationSources)."
         case .notAllowed(let reason):
             return "GeoClue refused here-weather (\(ServiceText.oneLine(reason))). Allow it in /etc/geoclue/geoclue.conf with the lines \(Self.allowingLines) (one per line), then restart GeoClue (`sudo systemctl restart geoclue`)."
+        case .noAgent(0), .noFix(0, _):
+            return "GeoClue was asked after the request's timeout had passed, so it was given no time to answer. Try a longer --timeout, or another source."
         case .noAgent(let seconds):
             return "GeoClue did not answer within \(JSONOutput.format(seconds)) s: it answers only once a GeoClue agent runs for your user. Log in to a desktop session that starts one (GNOME, KDE, Phosh), or run /usr/libexec/geoclue-2.0/demos/agent (Debian: geoclue-2-demo; it must be in [agent] whitelist in /etc/geoclue/geoclue.conf)."
         case .noFix(let seconds, let seen):
