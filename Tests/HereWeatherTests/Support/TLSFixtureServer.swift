@@ -59,10 +59,15 @@ final class TLSFixtureServer: @unchecked Sendable {
         return (counts["connections"] ?? -1, counts["requests"] ?? -1)
     }
 
-    /// SIGKILL: the test process may block SIGTERM, and its children inherit the mask.
+    /// SIGKILL (the test process may block SIGTERM, and its children inherit the mask), and the
+    /// wait for the exit on a thread of its own. `stop()` runs in async tests' `defer`s, on the
+    /// cooperative pool, and Foundation may learn of the exit late: it watches each child through
+    /// a socket that a child started by another thread at the same moment can inherit. Seen: a
+    /// `where` run waiting at its permission prompt held one; both pool threads waited here for
+    /// it, the prompt's answer needed the pool, and the whole test run stalled.
     func stop() {
         // Not once Foundation has reaped it: the pid may be another process's by then.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        _ = BlockingCall.startThread { self.process.waitUntilExit() }
     }
 }
