@@ -93,8 +93,7 @@ public struct FixSelector: Sendable {
     /// Whether `fix` is no older than max age at `now`.
     func isFresh(_ fix: Location, at now: Date) -> Bool {
         guard let maxAge = request.maxAge else { return true }
-        let limit = Double(maxAge.components.seconds) + Double(maxAge.components.attoseconds) / 1e18
-        return now.timeIntervalSince(fix.timestamp) <= limit
+        return now.timeIntervalSince(fix.timestamp) <= maxAge.seconds
     }
 
     /// Smaller known accuracy wins; unknown loses to known; ties keep `current`.

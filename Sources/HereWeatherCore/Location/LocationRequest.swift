@@ -94,9 +94,7 @@ public struct LocationRequest: Sendable {
     }
 
     /// `timeout` in seconds, for messages.
-    public var timeoutSeconds: Double {
-        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    }
+    public var timeoutSeconds: Double { timeout.seconds }
 
     /// How long a source that starts at `start` can wait, for its "nothing within N s" messages:
     /// the timeout when at least half of it was left (the rest went to start-up: connecting,
@@ -104,8 +102,7 @@ public struct LocationRequest: Sendable {
     /// a second rounded down, and 0 when the deadline had already passed. A source that began
     /// late must not claim it waited the whole timeout.
     public func secondsLeft(at start: ContinuousClock.Instant = .now) -> Double {
-        let left = start.duration(to: deadline)
-        let seconds = max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        let seconds = max(0, start.duration(to: deadline).seconds)
         if seconds >= timeoutSeconds / 2 { return timeoutSeconds }
         return (seconds * 10).rounded(.down) / 10
     }

@@ -103,8 +103,7 @@ private final class Watchdog: @unchecked Sendable {
 
     init(process: Process, after limit: Duration) {
         let pid = process.processIdentifier
-        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [self] in
             lock.lock(); defer { lock.unlock() }
             // Not once Foundation has reaped it: the pid may be another process's by then.
             guard !done, process.isRunning else { return }

@@ -629,10 +629,6 @@ extension GPSDHarness {
 
 // MARK: - helpers
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 // Glibc functions the Swift Glibc module does not import (they need _GNU_SOURCE / _XOPEN_SOURCE).
 @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
 private func c_posix_spawn_file_actions_addclosefrom_np(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
