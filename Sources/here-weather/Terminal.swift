@@ -57,6 +57,12 @@ enum Terminal {
         for warning in warnings { standardError(WarningStyle.line(warning)) }
     }
 
+    /// `--verbose`: when the location was had, the receiver's own time, and the note when the
+    /// receiver's clock disagrees with this machine's (`LocationReport.verboseLines`).
+    static func verboseLocationTime(_ location: Location) {
+        for line in LocationReport.verboseLines(location) { standardError(line) }
+    }
+
     /// Writes `line` to stderr as one line: control characters in any text it echoes (a city
     /// name, a path, a config value) become spaces (`ServiceText.printable`), so no text can
     /// break the line or drive the terminal.

@@ -7,46 +7,30 @@ import Foundation
 /// Applies a `LocationRequest`'s rules to the fixes a source sees, one at a time.
 ///
 /// A fix qualifies when it is a real position (finite, in range: callers pass only fixes
-/// the receiver calls 2D or 3D), not dated in the future (`isFutureDated`, the one rule for
-/// every source), no older than the request's max age, and within its desired
-/// accuracy. `any` takes the first real fix; `best` keeps the most accurate until the
-/// deadline; a fix of unknown accuracy meets only `any`. At the deadline the best fix seen
-/// is the answer, marked as not meeting the desired accuracy.
+/// the receiver calls 2D or 3D), no older than the request's max age, and within its desired
+/// accuracy. Age counts from the fix's `timestamp`: a live fix's arrival on this machine's
+/// clock (so it is current, whatever date its receiver puts on it), a replayed fix's time on
+/// the log's clock. With max age off no date rule applies at all. `any` takes the first real
+/// fix; `best` keeps the most accurate until the deadline; a fix of unknown accuracy meets
+/// only `any`. At the deadline the best fix seen is the answer, marked as not meeting the
+/// desired accuracy.
 public struct FixSelector: Sendable {
     public let request: LocationRequest
     /// The most accurate acceptable fix so far.
     public private(set) var best: Location?
-    /// Real fixes seen, and those ignored for being older than max age or dated in the future.
+    /// Real fixes seen, and those ignored for being older than max age.
     public private(set) var fixesSeen = 0
     public private(set) var staleFixesSeen = 0
-    public private(set) var futureFixesSeen = 0
-
-    /// How far a fix's time may be ahead of this machine's clock and still count: 60 s, for
-    /// the skew between a receiver's clock and a system clock that NTP keeps. A fix dated
-    /// later is refused wherever it comes from (gpsd, an NMEA log, the remembered location):
-    /// it would otherwise count as fresh, and be remembered as fresh, until that date.
-    public static let clockSkewTolerance: TimeInterval = 60
-
-    /// Whether `timestamp` is more than `clockSkewTolerance` after `clock` (this machine's
-    /// clock: the wall clock, also when replaying a log on its own clock).
-    public static func isFutureDated(_ timestamp: Date, clock: Date) -> Bool {
-        timestamp.timeIntervalSince(clock) > clockSkewTolerance
-    }
 
     public init(request: LocationRequest) {
         self.request = request
     }
 
-    /// Considers a real fix observed at `now` (the source's clock); returns the answer when it
-    /// completes the request. `clock` is this machine's clock, for `isFutureDated`; `nil`
-    /// when the fix's date is a guess (an NMEA log without dates).
-    public mutating func consider(_ fix: Location, now: Date, clock: Date? = Date()) -> Location? {
+    /// Considers a real fix observed at `now` (the source's clock: this machine's for a live
+    /// source, the log's for a replay); returns the answer when it completes the request.
+    public mutating func consider(_ fix: Location, now: Date) -> Location? {
         guard fix.coordinate.isValid else { return nil }
         fixesSeen += 1
-        if let clock, Self.isFutureDated(fix.timestamp, clock: clock) {
-            futureFixesSeen += 1
-            return nil
-        }
         guard isFresh(fix, at: now) else {
             staleFixesSeen += 1
             return nil
@@ -70,12 +54,7 @@ public struct FixSelector: Sendable {
 
     /// What was ignored, for a failure message: "2 fixes older than the max age ignored".
     public var ignored: [String] {
-        var parts: [String] = []
-        if staleFixesSeen > 0 { parts.append("\(staleFixesSeen) fixes older than the max age ignored") }
-        if futureFixesSeen > 0 {
-            parts.append("\(futureFixesSeen) fixes dated in the future ignored (check this machine's clock)")
-        }
-        return parts
+        staleFixesSeen > 0 ? ["\(staleFixesSeen) fixes older than the max age ignored"] : []
     }
 
     /// A source's single answer judged at once (an IP lookup, a Wi-Fi fix): asking again would
@@ -90,8 +69,8 @@ public struct FixSelector: Sendable {
         return missed
     }
 
-    /// Whether `fix` is no older than max age at `now`.
-    func isFresh(_ fix: Location, at now: Date) -> Bool {
+    /// Whether `fix` is no older than max age at `now`; always, with max age off.
+    public func isFresh(_ fix: Location, at now: Date) -> Bool {
         guard let maxAge = request.maxAge else { return true }
         return now.timeIntervalSince(fix.timestamp) <= maxAge.seconds
     }

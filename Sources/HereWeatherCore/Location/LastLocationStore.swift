@@ -5,7 +5,9 @@ import Foundation
 #endif
 
 /// The last good location, remembered between runs in
-/// `$XDG_STATE_HOME/here-weather/last-location.json` with its source, accuracy and time.
+/// `$XDG_STATE_HOME/here-weather/last-location.json` with its source, accuracy and time:
+/// `timestamp` is its arrival on this machine's clock, from which it ages (`receiver_time`
+/// keeps the receiver's own date, which never makes it fresh).
 ///
 /// A status bar that runs every minute then asks the GPS or the IP service only when the
 /// remembered fix has grown older than max age. A missing or corrupt file is simply no
@@ -37,12 +39,15 @@ public struct LastLocationStore: Sendable {
               let source = json["source"]?.string.flatMap(LocationSource.init(rawValue:)) else { return nil }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         guard coordinate.isValid else { return nil }
-        return Location(coordinate: coordinate, horizontalAccuracy: json["accuracy_m"]?.double,
-                        timestamp: Date(timeIntervalSince1970: seconds), source: source,
-                        altitude: json["altitude_m"]?.double, name: json["name"]?.string,
-                        accuracyIsEstimate: json["accuracy_estimated"]?.bool ?? false,
-                        mode: json["mode"]?.int, simulated: json["simulated"]?.bool ?? false,
-                        service: json["service"]?.string, accessPoints: json["access_points"]?.int)
+        guard let timestamp = LocalTime.date(secondsSince1970: seconds) else { return nil }
+        var location = Location(coordinate: coordinate, horizontalAccuracy: json["accuracy_m"]?.double,
+                                timestamp: timestamp, source: source,
+                                altitude: json["altitude_m"]?.double, name: json["name"]?.string,
+                                accuracyIsEstimate: json["accuracy_estimated"]?.bool ?? false,
+                                mode: json["mode"]?.int, simulated: json["simulated"]?.bool ?? false,
+                                service: json["service"]?.string, accessPoints: json["access_points"]?.int)
+        location.receiverTime = LocalTime.date(secondsSince1970: json["receiver_time"]?.double)
+        return location
     }
 
     /// Remembers `location`; failures (read-only disk) are ignored: memory is an optimisation.
@@ -53,6 +58,7 @@ public struct LastLocationStore: Sendable {
             ("longitude", .number(location.coordinate.longitude)),
             ("accuracy_m", .number(location.horizontalAccuracy)),
             ("timestamp", .number(location.timestamp.timeIntervalSince1970)),
+            ("receiver_time", .number(location.receiverTime?.timeIntervalSince1970)),
             ("source", .string(location.origin.name)),
             ("altitude_m", .number(location.altitude)),
             ("name", .string(location.name)),
@@ -97,7 +103,9 @@ public struct RememberingLocationProvider: LocationProvider {
         } catch let error as LocationError {
             // Every source failed (gpsd down, offline): a remembered fix within max age is still
             // the best fix to be had, like a fix that misses the desired accuracy at the deadline.
-            guard var last = await usableMemory(request, accurateEnough: false) else { throw error }
+            guard var last = await usableMemory(request, accurateEnough: false) else {
+                throw staleMemoryNamed(in: error, request: request)
+            }
             last.meetsDesiredAccuracy = false
             return last
         }
@@ -106,16 +114,35 @@ public struct RememberingLocationProvider: LocationProvider {
     }
 
     /// The remembered fix when this run may use it: from one of its sources, still permitted,
-    /// within max age (never with max age off), not dated in the future (a file written by an
-    /// older version may hold such a fix) and, when `accurateEnough`, meeting the desired
-    /// accuracy (never for `best`, which always asks).
+    /// within max age (never with max age off), not remembered in the future (this machine's
+    /// clock was set back since, or an older version wrote the receiver's date: its age is
+    /// unknown) and, when `accurateEnough`, meeting the desired accuracy (never for `best`,
+    /// which always asks).
     func usableMemory(_ request: LocationRequest, accurateEnough: Bool) async -> Location? {
         let now = Date()
         guard let last = store.load(), let source = last.source, sources.contains(source), request.maxAge != nil,
               !accurateEnough || request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
-              !FixSelector.isFutureDated(last.timestamp, clock: now),
-              FixSelector(request: request).isFresh(last, at: now),
+              last.timestamp <= now, FixSelector(request: request).isFresh(last, at: now),
               (try? await authorizer.authorize(source)) != nil else { return nil }
         return last
+    }
+
+    /// `error`, with a sentence on the remembered fix when one from these sources exists but
+    /// could not stand in for being too old (or from the future), so that the user learns why.
+    func staleMemoryNamed(in error: LocationError, request: LocationRequest) -> LocationError {
+        let now = Date()
+        guard let maxAge = request.maxAge, let last = store.load(), let source = last.source,
+              sources.contains(source) else { return error }
+        let remembered = "the last location remembered (from \(source.displayName))"
+        let reason: String
+        if last.timestamp > now {
+            reason = "\(remembered) is dated after this machine's clock (was the clock set back?), so its age is unknown"
+        } else if now.timeIntervalSince(last.timestamp) > maxAge.seconds {
+            reason = "\(remembered) is \(LocationReport.ageText(now.timeIntervalSince(last.timestamp))) old, older than the max age of \(JSONOutput.format(maxAge.seconds)) s (--max-age)"
+        } else {
+            return error
+        }
+        if case .allSourcesFailed(let reasons) = error { return .allSourcesFailed(reasons + [reason]) }
+        return .allSourcesFailed([error.message, reason])
     }
 }

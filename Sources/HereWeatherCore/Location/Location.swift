@@ -46,8 +46,16 @@ public struct Location: Sendable, Equatable {
     public var coordinate: Coordinate
     /// The radius of uncertainty in metres; `nil` when nothing is known about it.
     public var horizontalAccuracy: Double?
-    /// When the position was measured (for a fixed location: when it was read).
+    /// When the fix was had, on this machine's clock, as `CLLocation.timestamp`: for a live
+    /// source (gpsd, GeoClue, an NMEA device or FIFO) its arrival; for a remembered fix the
+    /// arrival it was remembered with; for a log replay the fix's time on the log's clock; for
+    /// a fixed location when it was read. Ages and max age count from it.
     public var timestamp: Date
+    /// The time the receiver (or GeoClue) put on the fix, when it gave one: information, never
+    /// a reason to refuse it (`ReceiverClock` says when it is off).
+    public var receiverTime: Date?
+    /// For a log replay: the log's clock when the fix was answered; `nil` for live sources.
+    public var logClock: LogClock?
     /// Where the fix came from: a configured source, the command line or a city search.
     public var origin: LocationOrigin
     /// The configured source that gave the fix; `nil` for explicit input.
@@ -109,9 +117,28 @@ public struct Location: Sendable, Equatable {
         self.accessPoints = accessPoints
     }
 
+    /// The fix's age in seconds at `now` (this machine's clock), or on the log's clock for a replay.
+    public func age(at now: Date) -> Double {
+        (logClock?.latest ?? now).timeIntervalSince(timestamp)
+    }
+
     /// `name`, or `nil` when it is empty or only white space.
     static func nonBlank(_ name: String?) -> String? {
         guard let name, !name.allSatisfy(\.isWhitespace) else { return nil }
         return name
+    }
+}
+
+/// A replayed log's clock (`--replay FILE`): a replay runs on the log's own time, so a fix's
+/// age counts from the log's latest sentence, and its place in the log from its first.
+public struct LogClock: Sendable, Equatable {
+    /// The time of the log's first epoch read.
+    public var start: Date
+    /// The time of the latest epoch read when the fix was answered.
+    public var latest: Date
+
+    public init(start: Date, latest: Date) {
+        self.start = start
+        self.latest = latest
     }
 }

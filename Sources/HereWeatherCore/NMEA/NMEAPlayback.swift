@@ -9,8 +9,11 @@ import Glibc
 
 /// The replay clock and the request rules applied to a log's epochs, one at a time.
 ///
-/// "Now" is the time of the latest epoch read, so max age and the deadline (the request's
-/// timeout, measured from the first epoch) apply as they would have live. At a finite
+/// A log runs on its own clock: "now" is the time of the latest epoch read, so max age and
+/// the deadline (the request's timeout, measured from the first epoch) apply as they would
+/// have live, and the answer carries that clock (`Location.logClock`). A live feed (a
+/// device or FIFO, `live`) is a receiver like gpsd's: each fix is current when it arrives on
+/// this machine's clock, and the receiver's date is kept as `receiverTime`. At a finite
 /// speed the playback also keeps the recorded pace and the wall-clock deadline.
 struct NMEAPlayback {
     /// What to do after an epoch.
@@ -23,6 +26,10 @@ struct NMEAPlayback {
 
     private(set) var selector: FixSelector
     let speed: ReplaySpeed
+    /// Whether the input is a live feed (device, FIFO, pipe) rather than a log file.
+    let live: Bool
+    /// This machine's clock, for a live feed's arrival times; replaced in tests.
+    var clock: () -> Date = { Date() }
     private(set) var firstTime: Date?
     private(set) var previousTime: Date?
     /// The replay clock: the time of the latest epoch read.
@@ -33,9 +40,10 @@ struct NMEAPlayback {
     /// Waits between epochs at a finite speed, returning early on a cancellation; replaced in tests.
     var sleep: (Duration) -> Void
 
-    init(request: LocationRequest, speed: ReplaySpeed, cancellation: NMEACancellation? = nil) {
+    init(request: LocationRequest, speed: ReplaySpeed, live: Bool = false, cancellation: NMEACancellation? = nil) {
         selector = FixSelector(request: request)
         self.speed = speed
+        self.live = live
         sleep = { duration in Self.sleep(for: duration, unless: cancellation) }
     }
 
@@ -72,14 +80,28 @@ struct NMEAPlayback {
             if ContinuousClock.now >= selector.request.deadline { return .deadline }
         }
         previousTime = fix.time
-        guard let location = Self.location(from: fix) else { return .next }
-        // A date the log gave is judged against this machine's clock; one the replay assumed is not.
-        return selector.consider(location, now: fix.time, clock: fix.dateFromLog ? Date() : nil).map(Step.answer) ?? .next
+        guard var location = Self.location(from: fix) else { return .next }
+        if live {
+            // Current on arrival; the receiver's date (when it sent one, not assumed) is information.
+            let arrival = clock()
+            location.timestamp = arrival
+            return selector.consider(location, now: arrival).map(Step.answer) ?? .next
+        }
+        return selector.consider(location, now: fix.time).map { Step.answer(onLogClock($0)) } ?? .next
     }
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.
     func answerAtEnd() -> Location? {
-        now.flatMap { selector.answerAtDeadline(now: $0) }
+        if live { return selector.answerAtDeadline(now: clock()) }
+        return now.flatMap { selector.answerAtDeadline(now: $0) }.map(onLogClock)
+    }
+
+    /// `answer` with the log's clock at this point of the replay.
+    func onLogClock(_ answer: Location) -> Location {
+        guard let start = firstTime, let latest = now else { return answer }
+        var answer = answer
+        answer.logClock = LogClock(start: start, latest: latest)
+        return answer
     }
 
     /// "9 satellites seen, 0 used" for a failure message.
@@ -90,8 +112,11 @@ struct NMEAPlayback {
     /// The location of a real 2D/3D fix, or `nil` for a void epoch (even with stale coordinates).
     static func location(from fix: NMEAFix) -> Location? {
         guard fix.isValid, fix.mode >= 2, let coordinate = fix.coordinate, coordinate.isValid else { return nil }
-        return Location(coordinate: coordinate, horizontalAccuracy: fix.horizontalAccuracy, timestamp: fix.time,
-                        source: .nmea, altitude: fix.mode >= 3 ? fix.altitude : nil,
-                        accuracyIsEstimate: fix.accuracyIsEstimate, mode: fix.mode, simulated: fix.simulated)
+        var location = Location(coordinate: coordinate, horizontalAccuracy: fix.horizontalAccuracy, timestamp: fix.time,
+                                source: .nmea, altitude: fix.mode >= 3 ? fix.altitude : nil,
+                                accuracyIsEstimate: fix.accuracyIsEstimate, mode: fix.mode, simulated: fix.simulated)
+        // A date the replay assumed (no RMC or ZDA yet) is no receiver's date.
+        if fix.dateFromLog { location.receiverTime = fix.time }
+        return location
     }
 }

@@ -33,6 +33,7 @@ public enum JSONReport {
             ("source", .string(location.origin.name)),
             ("service", .string(location.service)),
             ("timestamp", .string(LocalTime.iso8601(location.timestamp, utcOffset: utcOffset))),
+            ("receiver_time", .string(location.receiverTime.map { LocalTime.iso8601($0, utcOffset: utcOffset) })),
             ("name", .string(location.name)),
             ("altitude_m", .number(location.altitude)),
             ("accuracy_estimated", .bool(location.accuracyIsEstimate)),

@@ -22,10 +22,37 @@ public enum LocationReport {
         if location.simulated { source += ", simulated" }
         rows.append(("Source", source))
         if let name = location.name ?? location.nearbyPlace?.text { rows.append(("Place", name)) }
-        rows.append(("Time", LocalTime.iso8601(location.timestamp, utcOffset: 0).replacing("+00:00", with: "Z")))
-        rows.append(("Age", ageText(now.timeIntervalSince(location.timestamp))))
+        rows += timeRows(location, now: now)
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { TextWidth.pad($0.0 + ":", width + 1) + " " + $0.1 }.joined(separator: "\n")
+        var lines = rows.map { TextWidth.pad($0.0 + ":", width + 1) + " " + $0.1 }
+        if let note = ReceiverClock.note(for: location) { lines.append("Note: " + note) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `--verbose` lines on the location's time: "location: Time: ...; Age: ...; Receiver time: ...",
+    /// and the receiver-clock note when there is one.
+    public static func verboseLines(_ location: Location, now: Date = Date()) -> [String] {
+        let rows = timeRows(location, now: now).map { "\($0.0): \($0.1)" }
+        var lines = ["location: " + rows.joined(separator: "; ")]
+        if let note = ReceiverClock.note(for: location) { lines.append("location: Note: " + note) }
+        return lines
+    }
+
+    /// When the fix was had and its age: on this machine's clock with the receiver's own time
+    /// beside it, or, for a replay, on the log's clock and where in the log.
+    static func timeRows(_ location: Location, now: Date) -> [(String, String)] {
+        let time = ReceiverClock.utc(location.timestamp)
+        if let log = location.logClock {
+            let into = ageText(location.timestamp.timeIntervalSince(log.start))
+            let before = ageText(log.latest.timeIntervalSince(location.timestamp))
+            return [("Time", "\(time) (log time, \(into) into the log)"),
+                    ("Age", "\(before) before the log's latest sentence (the replay runs on the log's clock)")]
+        }
+        var rows = [("Time", time), ("Age", ageText(location.age(at: now)))]
+        if let receiverTime = location.receiverTime {
+            rows.append(("Receiver time", ReceiverClock.utc(receiverTime)))
+        }
+        return rows
     }
 
     /// `{"location":{...}}` with the main JSON's keys plus `meets_accuracy`, `mode`, `simulated`.

@@ -11,10 +11,10 @@ public enum Provenance {
         var text: String
         switch location.origin {
         case .source(.gpsd):
-            text = "GPS \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
+            text = "GPS \(accuracy(location)), \(LocationReport.ageText(location.age(at: now))) ago"
             if location.simulated { text += ", simulated" }
         case .source(.geoclue):
-            text = "GeoClue \(accuracy(location)), \(LocationReport.ageText(now.timeIntervalSince(location.timestamp))) ago"
+            text = "GeoClue \(accuracy(location)), \(LocationReport.ageText(location.age(at: now))) ago"
         case .source(.nmea):
             text = "NMEA log \(accuracy(location))"
             if location.simulated { text += ", simulated" }

@@ -125,13 +125,14 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         // Accuracy in metres; GeoClue's "unknown" altitude is -DBL_MAX.
         let accuracy = properties["Accuracy"]?.double.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         let altitude = properties["Altitude"]?.double.flatMap { $0.isFinite && $0 > -1e300 ? $0 : nil }
-        var timestamp = Date()
+        // A live fix is current when it arrives; GeoClue's own time for it is kept beside.
+        var location = Location(coordinate: coordinate, horizontalAccuracy: accuracy, timestamp: Date(),
+                                source: .geoclue, altitude: altitude)
         if let parts = properties["Timestamp"]?.structure, parts.count == 2,
            let seconds = parts[0].integer, let microseconds = parts[1].integer, seconds > 0 {
-            timestamp = Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1e6)
+            location.receiverTime = LocalTime.date(secondsSince1970: Double(seconds) + Double(microseconds) / 1e6)
         }
-        return Location(coordinate: coordinate, horizontalAccuracy: accuracy, timestamp: timestamp,
-                        source: .geoclue, altitude: altitude)
+        return location
     }
 
     /// `error` as GeoClue's user would read it: a refusal, GeoClue missing, a timeout at the
