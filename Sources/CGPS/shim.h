@@ -2,12 +2,14 @@
 #define HERE_WEATHER_CGPS_SHIM_H
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gps.h>
 #include <math.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 /*
  * libgps is opened on first use (dlopen), not linked: runs that do not ask gpsd never load it
@@ -69,6 +71,15 @@ static inline bool hw_gps_set_nonblocking(const struct gps_data_t *data) {
 static inline bool hw_gps_socket_readable(const struct gps_data_t *data, int timeout_ms) {
     struct pollfd descriptor = { .fd = data->gps_fd, .events = POLLIN, .revents = 0 };
     return poll(&descriptor, 1, timeout_ms) > 0;
+}
+
+/* After a failed hw_gps_read: whether gpsd's end closed the connection (end of file, or a
+ * reset), looked at without taking any byte. False when the connection is still open (a
+ * report libgps could not take, such as a line longer than its buffer). */
+static inline bool hw_gps_peer_closed(const struct gps_data_t *data) {
+    char byte;
+    ssize_t count = recv(data->gps_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return count == 0 || (count < 0 && (errno == ECONNRESET || errno == ENOTCONN || errno == EPIPE));
 }
 
 /* NULL when libgps is missing. */

@@ -249,6 +249,11 @@ enum Gpspipe {
         return GPSDHarness.parseJSONLines(output)
     }
 
+    /// gpspipe's output as it printed it (one JSON report a line), for recordings.
+    static func record(port: UInt16, seconds: Int, until done: @escaping @Sendable ([[String: Any]]) -> Bool) async throws -> Data {
+        try await BlockingCall.run { Result { try watchBlocking(port: port, seconds: seconds, until: done) } }
+    }
+
     /// What gpspipe printed.
     private static func watchBlocking(port: UInt16, seconds: Int, until done: ([[String: Any]]) -> Bool) throws -> Data {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).out")

@@ -27,14 +27,19 @@ public enum LocationError: UserFacingError, Equatable {
     case noSourcePresent(configPath: String)
     /// Every source failed; the reasons, in priority order.
     case allSourcesFailed([String])
-    /// Nothing listens on gpsd's port.
+    /// Nothing listens on gpsd's port on this machine (connection refused on loopback).
     case gpsdNotRunning(address: String)
+    /// Another host refused the connection to gpsd's port: gpsd is not running there, or a
+    /// firewall rejects it (which this machine cannot tell apart).
+    case gpsdRefused(address: String)
     /// gpsd could not be reached for another reason (name lookup, network).
     case gpsdUnreachable(address: String, reason: String)
     /// gpsd runs but has no receiver.
     case gpsdNoReceiver(address: String)
-    /// gpsd closed the connection before a fix.
+    /// gpsd closed the connection before a fix (end of file on its socket).
     case gpsdClosed(address: String)
+    /// A read from gpsd failed while the connection was open: a report libgps could not take.
+    case gpsdUnreadable(address: String)
     /// Something answered on gpsd's port, but not with gpsd's `VERSION` greeting.
     case notGPSD(address: String)
     /// gpsd's port accepted the connection, but nothing was said by the deadline (a hung gpsd);
@@ -43,6 +48,11 @@ public enum LocationError: UserFacingError, Equatable {
     /// No qualifying fix by the deadline (or the end of a log); `seen` says what was seen;
     /// `seconds` is how long the source was given, 0 when none.
     case noFix(source: String, seconds: Double, seen: String)
+    /// A replayed file holds no NMEA sentence at all; `lines` is how many lines it had.
+    case notNMEA(path: String, lines: Int)
+    /// A replayed log ended before any qualifying fix; `seen` says what it held; `hadFixes`:
+    /// it held fixes, all older than the max age on the log's clock.
+    case replayEnded(name: String, seen: String, hadFixes: Bool)
     /// An NMEA log or device could not be opened.
     case nmeaUnreadable(path: String, reason: String)
     /// Every IP-lookup service failed; `reasons` has one "service: reason" per service, in order.
@@ -60,12 +70,16 @@ public enum LocationError: UserFacingError, Equatable {
             return reasons.count == 1 ? reasons[0] : "No location from any source: " + reasons.joined(separator: "; ")
         case .gpsdNotRunning(let address):
             return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
+        case .gpsdRefused(let address):
+            return "gpsd on \(address) refused the connection: gpsd is not running there, or a firewall rejects it. Check gpsd on that host (`systemctl status gpsd`; it listens beyond localhost only when started with -G), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdUnreachable(let address, let reason):
             return "Cannot reach gpsd on \(address): \(reason). Check \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdNoReceiver(let address):
             return "gpsd on \(address) has no GPS receiver attached. Plug one in (check with `gpspipe -w -n 5`), or add another location source."
         case .gpsdClosed(let address):
             return "gpsd on \(address) closed the connection before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and try again."
+        case .gpsdUnreadable(let address):
+            return "gpsd on \(address) sent a report that libgps could not read (a line longer than it takes, or not gpsd's JSON), so the connection was dropped before a fix. Check that gpsd is healthy (`systemctl status gpsd`) and that \(ConfigKey.both(.gpsdHost, .gpsdPort)) point at gpsd."
         case .notGPSD(let address):
             return "Something on \(address) answered, but not as gpsd (no VERSION greeting). Check \(ConfigKey.both(.gpsdHost, .gpsdPort)) (gpsd's port is 2947)."
         case .gpsdSilent(let address, let seconds) where seconds == 0:
@@ -76,6 +90,13 @@ public enum LocationError: UserFacingError, Equatable {
             return "No \(source) fix: the request's timeout had already passed when \(source) was asked. Try a longer --timeout, or another source."
         case .noFix(let source, let seconds, let seen):
             return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
+        case .notNMEA(let path, let lines):
+            let content = lines == 0 ? "it is empty" : "none of its \(lines) lines is an NMEA sentence ($GPGGA, $GPRMC, ...)"
+            return "\(path) is not an NMEA log: \(content). Replay a receiver's log (`gpspipe -r -n 200 > drive.nmea` records one)."
+        case .replayEnded(let name, let seen, let hadFixes) where hadFixes:
+            return "No fix in \(name): the log ended before a fix that qualifies (\(seen)). Its fixes are older than the max age on the log's clock: try --max-age off."
+        case .replayEnded(let name, let seen, _):
+            return "No fix in \(name): the log ended before the receiver had a fix (\(seen)). Replay a longer log, or use a live source."
         case .nmeaUnreadable(let path, let reason):
             return "Cannot read NMEA from \(path): \(reason)."
         case .ipLookupFailed(let reasons):
@@ -87,7 +108,9 @@ public enum LocationError: UserFacingError, Equatable {
     }
 
     public var exitStatus: ExitStatus {
-        if case .nmeaUnreadable = self { return .noInput }
-        return .noLocation
+        switch self {
+        case .nmeaUnreadable, .notNMEA: return .noInput
+        default: return .noLocation
+        }
     }
 }
