@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// gpsd faults, through the built binary: gpsd not running, killed mid-request, hung, without
-/// a receiver, a receiver that never fixes, fixes older than max age, and something on the
+/// a receiver, a receiver that never fixes, a receiver whose clock is off (used, with a note), and something on the
 /// port that is not gpsd. Each ends with exit 75 and one line that says what to do, by its
 /// deadline; with a fixed location after gpsd, the run falls over to it and prints the weather.
 ///
@@ -127,18 +127,28 @@ import Testing
         #expect(result.stderr.contains("9 satellites seen, 0 used"))
     }
 
+    /// A receiver whose clock is 10 minutes behind (gpsd dates its fixes so): its fix arrives
+    /// now, so it is current and used, with one line naming the receiver's date. (Before, the
+    /// fix counted as 10 minutes old and was refused by max age.)
     @Test(arguments: [false, true])
-    func fixesOlderThanMaxAgeThenLost(fallback: Bool) async throws {
+    func aReceiverWhoseClockIsOffIsUsedWithANote(fallback: Bool) async throws {
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString).nmea")
         try GPSDFaultNMEA.staleThenLost(fixSecondsAgo: 600).write(to: log, atomically: true, encoding: .ascii)
         defer { try? FileManager.default.removeItem(at: log) }
         harness.feed(log)
-        let result = try await run(port: harness.port, fallback: fallback, timeout: 4, extra: ["--max-age", "300"])
-        if fallback { return expectFellBackToFixed(result, within: .seconds(30)) }
-        expectNoLocation(result, says: "fixes older than the max age ignored", advice: "try a longer --timeout",
-                         within: .seconds(30))
+        let result = try await run(port: harness.port, fallback: fallback, timeout: 20, extra: ["--max-age", "300"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.hung)
+        if fallback {
+            let location = result.json?["location"] as? [String: Any]
+            #expect(location?["source"] as? String == "gpsd", "gpsd's fix, not the fallback: \(result.stdout)")
+            #expect(location?["receiver_time"] is String, "\(result.stdout)")
+            return
+        }
+        #expect(result.stdout.contains("min behind this machine's clock: the receiver's clock is likely wrong"), "\(result.stdout)")
+        #expect(result.stdout.contains("Note: The receiver dates its fixes"), "\(result.stdout)")
     }
 
     @Test func whenGPSDFailsARememberedFixWithinMaxAgeStandsIn() async throws {
@@ -184,7 +194,7 @@ import Testing
                 timeout: 4, says: "No GPS fix within 4 s", advice: "try a longer --timeout"),
         NotGPSD(name: "a line longer than libgps takes", behaviour: .init(
                     greeting: version + Array(#"{"class":"TPV","x":""#.utf8) + [UInt8](repeating: 97, count: 200_000), closes: false),
-                timeout: 120, says: "closed the connection before a fix", advice: "systemctl status gpsd"),
+                timeout: 120, says: "sent a report that libgps could not read", advice: "systemctl status gpsd"),
         NotGPSD(name: "accepts, then closes at once", behaviour: .init(greeting: [], closes: true),
                 timeout: 120, says: "closed the connection before a fix", advice: "systemctl status gpsd"),
         NotGPSD(name: "accepts, then says nothing", behaviour: .init(greeting: [], closes: false),

@@ -11,14 +11,14 @@ import Glibc
 /// `[location.nmea] path`).
 ///
 /// The log keeps its own clock: "now" is the time of the latest epoch read, so max age and
-/// the timeout apply as they would have live. At `.max` speed (the default) the log is read
+/// the timeout apply as they would have live, and the answer says when in the log it was. At `.max` speed (the default) the log is read
 /// as fast as it can be; at a factor it keeps the recorded pace. Reading streams the file
 /// in constant memory, and stops at the request's wall-clock deadline or when the task is
 /// cancelled, however large the file.
 ///
 /// A FIFO, a pipe (`--replay <(gpspipe -r)`) or a character device is read as a live feed:
 /// it is opened without waiting for a writer and read as data arrives, until its writer
-/// closes it or the deadline.
+/// closes it or the deadline. Its fixes are live: current when they arrive (`NMEAPlayback`).
 public struct NMEAReplayLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .nmea }
     public let path: String
@@ -39,11 +39,11 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
 
     static func replay(path: String, speed: ReplaySpeed, request: LocationRequest,
                        cancellation: NMEACancellation = NMEACancellation()) throws -> Location {
-        let descriptor = try open(path)
+        let (descriptor, live) = try open(path)
         defer { close(descriptor) }
         let limit = NMEAReadLimit(deadline: request.deadline, cancellation: cancellation)
         var stream = NMEAStream(fileDescriptor: descriptor, today: Date(), limit: limit)
-        var playback = NMEAPlayback(request: request, speed: speed, cancellation: cancellation)
+        var playback = NMEAPlayback(request: request, speed: speed, live: live, cancellation: cancellation)
         var reachedDeadline = false
         while let fix = stream.nextFix() {
             switch playback.take(fix) {
@@ -63,6 +63,17 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
         }
         if let answer = playback.answerAtEnd() { return answer }
         let name = path.split(separator: "/").last.map(String.init) ?? path
+        if !reachedDeadline, !live, stream.sentencesAccepted == 0, stream.checksumFailures == 0,
+           stream.malformedSentences == 0 {
+            throw LocationError.notNMEA(path: path, lines: stream.linesRead)
+        }
+        if !reachedDeadline, !live {
+            var seen = "\(stream.sentencesAccepted) sentences in \(playback.epochs) epochs"
+            if stream.checksumFailures > 0 { seen += ", \(stream.checksumFailures) with bad checksums dropped" }
+            seen += ", " + playback.satellitesSeen
+            for part in playback.selector.ignored { seen += ", " + part }
+            throw LocationError.replayEnded(name: name, seen: seen, hadFixes: playback.selector.fixesSeen > 0)
+        }
         var seen = reachedDeadline ? "replaying \(name)" : "\(name) ended after \(playback.epochs) epochs"
         seen += " (\(stream.sentencesAccepted) sentences read"
         if stream.checksumFailures > 0 { seen += ", \(stream.checksumFailures) with bad checksums dropped" }
@@ -73,8 +84,9 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
 
     /// Opens a log (regular file) or a live feed (FIFO, pipe, character device) for reading,
     /// without waiting: `O_NONBLOCK`, so a FIFO with no writer cannot hold up the open.
-    /// Directories, missing files and other kinds of file are clear errors.
-    static func open(_ path: String) throws -> Int32 {
+    /// Directories, missing files and other kinds of file are clear errors. `live`: a FIFO,
+    /// pipe or device, whose fixes arrive now, rather than a log file.
+    static func open(_ path: String) throws -> (descriptor: Int32, live: Bool) {
         // The path byte for byte, as the user gave it (SystemPath), even where it is not UTF-8.
         let descriptor = SystemPath.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else {
@@ -88,6 +100,6 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
                 : "it is not a file, pipe or character device"
             throw LocationError.nmeaUnreadable(path: path, reason: what)
         }
-        return descriptor
+        return (descriptor, kind != S_IFREG)
     }
 }
