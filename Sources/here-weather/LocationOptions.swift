@@ -161,4 +161,13 @@ struct LocationOptions: ParsableArguments {
                                                       maxAge: maxAge.flatMap(Self.seconds(maxAge:)))
         return (provider, request)
     }
+
+    /// The location sources this run may wait on, for the spinner's words.
+    func waitedSources(_ settings: Configuration) -> [LocationSource] {
+        if latitude != nil { return [] }
+        if replay != nil { return [.nmea] }
+        if !onlySources.isEmpty { return onlySources }
+        // The zero-config chain names sources that may not be present: no promise of a GPS fix.
+        return settings.location.isZeroConfig ? [] : settings.location.sources
+    }
 }

@@ -118,7 +118,7 @@ struct ReportCommand: AsyncParsableCommand {
             }
             if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: output.isForPrograms,
                                         verbose: location.verbosity.verbose, environment: environment) {
-                let started = Spinner(SpinnerPolicy.locationMessage(sources: locationSources(settings)),
+                let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(settings)),
                                       ascii: shown.icons == .ascii)
                 weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
                 started.start()
@@ -133,21 +133,12 @@ struct ReportCommand: AsyncParsableCommand {
                 recording: try weatherReplay.map(Self.readRecording))
             let (location, report) = try await lookup.run()
             spinner?.stop()
+            if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }
             try output.print(location: location, report: report, output: settings.output, environment: environment)
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw output.fail(error, output: shown)
         }
-    }
-
-    /// The location sources this run may wait on, for the spinner's words.
-    func locationSources(_ settings: Configuration) -> [LocationSource] {
-        if location.latitude != nil { return [] }
-        if location.replay != nil { return [.nmea] }
-        let only = location.onlySources
-        if !only.isEmpty { return only }
-        // The zero-config chain names sources that may not be present: no promise of a GPS fix.
-        return settings.location.isZeroConfig ? [] : settings.location.sources
     }
 
     static func readRecording(_ path: String) throws -> Data {

@@ -5,6 +5,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `here-weather where`: print only the location.
 struct WhereCommand: AsyncParsableCommand {
@@ -27,13 +30,25 @@ struct WhereCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = SystemPath.environment
+        var spinner: Spinner?
+        defer { spinner?.stop() }
         do {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let (provider, request) = try location.locationSetup(loaded, environment: environment)
+            // The report's progress line, on the same terms: a terminal, output for people.
+            if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: json,
+                                        verbose: location.verbosity.verbose, environment: environment) {
+                let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(loaded.configuration)),
+                                      ascii: loaded.configuration.output.icons == .ascii)
+                started.start()
+                spinner = started
+            }
             let fix = try await provider.requestLocation(request)
+            spinner?.stop()
             try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix))
         } catch let error as any UserFacingError {
+            spinner?.stop()
             throw Terminal.fail(error, json: json)
         }
     }

@@ -109,3 +109,31 @@ import Glibc
         #expect(!screen.contains(Spinner.clearLine))
     }
 }
+
+/// `where` shows the report's progress line on a terminal, and nothing off one (issue 20).
+@Suite struct WhereSpinnerTests {
+    let slowWhere = ["where"] + SpinnerOutputTests().slowRun
+
+    @Test func whereShowsTheSpinnerOnATerminalAndErasesIt() async throws {
+        let terminal = try PseudoTerminal()
+        let status = try await SpawnedCommand.run(try CommandRunner(), slowWhere, stderr: terminal.slave)
+        #expect(status == 75)
+        let screen = try terminal.screen()
+        #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
+        let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
+        let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
+        #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
+    }
+
+    @Test func whereShowsNoSpinnerOffATerminalNorForJSON() async throws {
+        let result = try await CommandRunner().run(slowWhere)
+        #expect(result.status == 75)
+        for mark in SpinnerOutputTests.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
+        let terminal = try PseudoTerminal()
+        let status = try await SpawnedCommand.run(try CommandRunner(), slowWhere + ["--json"], stderr: terminal.slave)
+        #expect(status == 75)
+        let screen = try terminal.screen()
+        #expect(!screen.contains("reading the NMEA source"), "\(screen.debugDescription)")
+        #expect(!screen.contains(Spinner.clearLine))
+    }
+}
