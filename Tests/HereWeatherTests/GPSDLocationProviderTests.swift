@@ -154,13 +154,16 @@ import Synchronization
     }
 
 
-    @Test func oldFixesAreIgnoredByMaxAge() async throws {
-        // drive.nmea is dated 2026-11-21/22 around midnight UTC: hours old by any clock running this test.
+    /// drive.nmea is dated 2026-11-21/22: days old by any clock running this test. gpsd's fix
+    /// of it arrives now, so it is current (issue 20; before, max age refused it), and gpsd's
+    /// date is kept as the receiver's time.
+    @Test func aFixDatedDaysAgoIsCurrentOnArrival() async throws {
+        let before = Date()
         let (answer, _) = try await runBesideReference("drive.nmea", request: request(.any, seconds: 3, maxAge: .seconds(300)))
-        #expect(throws: LocationError.self) { try answer.get() }
-        if case .failure(let error as LocationError) = answer {
-            #expect(error.message.contains("older than the max age"))
-        }
+        let fix = try answer.get()
+        #expect(fix.timestamp >= before && fix.timestamp <= Date(), "the arrival on this machine's clock")
+        let receiverTime = try #require(fix.receiverTime)
+        #expect(receiverTime < before.addingTimeInterval(-86_400), "gpsd's date for the fix, days back")
     }
 
     @Test func gpsdNotRunningFailsFastAndSaysHowToStartIt() async throws {
