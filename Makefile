@@ -19,6 +19,8 @@ FISHDIR = $(DATADIR)/fish/vendor_completions.d
 DOCDIR = $(DATADIR)/doc/here-weather
 
 BINARY = $(BUILD_PATH)/release/here-weather
+# The user guides the man page points to, installed beside the JSON schema.
+GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md
 GENERATED = $(BUILD_PATH)/install
 # `make deb` stages the package here and writes the .deb into DEB_DIR.
 DEB_STAGE = $(BUILD_PATH)/deb-root
@@ -78,7 +80,7 @@ manual: build
 	scripts/make-manual $(BINARY) $(GENERATED)
 
 ## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
-## for bash, zsh and fish, the man pages and the JSON schema of `--json`.
+## for bash, zsh and fish, the man pages, the JSON schema of `--json` and the user guides.
 install: build completions manual
 	install -d $(BINDIR) $(MAN1DIR) $(MAN5DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR)
 	install -m 0755 -s $(BINARY) $(BINDIR)/here-weather
@@ -88,11 +90,13 @@ install: build completions manual
 	install -m 0644 $(GENERATED)/_here-weather $(ZSHDIR)/_here-weather
 	install -m 0644 $(GENERATED)/here-weather.fish $(FISHDIR)/here-weather.fish
 	install -m 0644 docs/here-weather.schema.json $(DOCDIR)/here-weather.schema.json
+	install -m 0644 $(GUIDES) $(DOCDIR)/
 
 ## Remove what `make install` put in place (same PREFIX and DESTDIR).
 uninstall:
 	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(MAN5DIR)/here-weather.toml.5 $(BASHDIR)/here-weather \
-		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish $(DOCDIR)/here-weather.schema.json
+		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish $(DOCDIR)/here-weather.schema.json \
+		$(addprefix $(DOCDIR)/,$(notdir $(GUIDES)))
 	rmdir $(DOCDIR) 2>/dev/null || true
 
 ## A Debian package, DEB_DIR/here-weather_<version>_<arch>.deb, of what `make install`
