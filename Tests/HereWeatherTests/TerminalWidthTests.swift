@@ -60,6 +60,34 @@ import Glibc
         line.replacing(/\x{1B}\[[0-9;]*m/, with: "")
     }
 
+    // MARK: Narrow tables
+
+    /// At 40 columns the Sky column never cuts a word beside its glyph (`☁️ Overca…`): it shows
+    /// the glyph alone when the words do not fit, and without glyphs, where no shorter form
+    /// exists, it is left out as the other columns are.
+    @Test(arguments: [40, 44, 50, 60, 80, 120])
+    func skyColumnNeverCutsAWord(width: Int) throws {
+        let report = try FormatStringTests.report("melbourne-au-metric.json")
+        for glyphs in [true, false] {
+            let style = TerminalStyle(colour: false, glyphs: glyphs, width: width)
+            let text = TextReport(location: FormatStringTests.tampa, report: report, style: style).render(hourly: true, daily: true)
+            #expect(widths(text).allSatisfy { $0 <= width }, "\(text)")
+            for header in ["Day ", "Time "] {
+                let rows = table(text, header: header)
+                try #require(rows.count > 1, "no table \(header) at \(width):\n\(text)")
+                expectAligned(rows)
+                #expect(!rows.contains { $0.contains("…") }, "a cut cell at \(width), glyphs \(glyphs):\n\(rows.joined(separator: "\n"))")
+                if glyphs {
+                    #expect(rows[0].hasSuffix("Sky"), "glyphs always fit at \(width):\n\(rows.joined(separator: "\n"))")
+                }
+            }
+        }
+        let narrow = TextReport(location: FormatStringTests.tampa, report: report,
+                                style: TerminalStyle(colour: false, glyphs: true, width: 40)).render(daily: true)
+        let days = table(narrow, header: "Day ")
+        #expect(days.dropFirst().allSatisfy { $0.last.map { !$0.isASCII } ?? false }, "the glyph alone ends each row:\n\(narrow)")
+    }
+
     // MARK: Piped output
 
     @Test func theOfflineDemoFitsEightyColumns() async throws {
