@@ -57,7 +57,7 @@ public enum LocationError: UserFacingError, Equatable {
         case .noSourcePresent(let path):
             return "No location: no location source was found on this machine (gpsd, GeoClue, Wi-Fi). Set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude))) in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
         case .allSourcesFailed(let reasons):
-            return reasons.count == 1 ? reasons[0] : "No location from any source: " + reasons.joined(separator: "; ")
+            return reasons.count == 1 ? reasons[0] : Sentences.join(["No location from any source"] + reasons)
         case .gpsdNotRunning(let address):
             return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdUnreachable(let address, let reason):
