@@ -120,7 +120,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_long(handle, CURLOPT_QUICK_EXIT, 1)
         _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
         _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-        _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
         _ = hw_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
         _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         _ = hw_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlHTTPClient.userAgent)
