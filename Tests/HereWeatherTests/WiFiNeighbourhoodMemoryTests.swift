@@ -81,6 +81,19 @@ import Testing
         #expect(memory.answer(for: Self.home, service: answer().service, now: Date())?.macAddresses == Self.home)
     }
 
+    @Test func aFIFOOrAFolderAtTheKeyPathNeitherBlocksNorLeaksAnAddress() throws {
+        let memory = WiFiNeighbourhoodMemory(path: path)
+        #expect(mkfifo(memory.keyPath, 0o600) == 0)
+        #expect(memory.answer(for: Self.home, service: answer().service, now: Date()) == nil, "a FIFO is no key")
+        #expect(memory.save(answer()) != nil, "a new key replaces the FIFO")
+        #expect(memory.answer(for: Self.home, service: answer().service, now: Date())?.accuracy == 40)
+        try FileManager.default.removeItem(atPath: memory.keyPath)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: memory.keyPath, withIntermediateDirectories: false)
+        #expect(memory.save(answer()) == nil, "no key can be made: nothing is remembered")
+        #expect(!FileManager.default.fileExists(atPath: path), "and no file holds the addresses")
+    }
+
     @Test func anAnswerFromTheFutureIsNotTaken() {
         let memory = WiFiNeighbourhoodMemory(path: path)
         memory.save(answer(at: Date().addingTimeInterval(3600)))
