@@ -12,6 +12,12 @@
 ///
 /// Sentences are keyed by kind alone, whatever their talker (GPGGA and GNGGA are one kind),
 /// as gpsd keys them.
+///
+/// Known limits: sentences gpsd decodes that the parser does not (GBS, which has a time;
+/// HDT and TXT, which have none) are not seen here, so a receiver whose last timed sentence
+/// is a GBS, or one with a DBT that also sends HDT or TXT, can be reported at other sentences
+/// than gpsd reports it at. The assembler starts a new epoch at any change of time, where
+/// gpsd takes times within 10 ms as one: no NMEA receiver sends faster than that.
 struct NMEACycleDetector: Sendable, Equatable {
     /// The sentence kinds that take part, as gpsd's table of decoders names them.
     enum Kind: UInt8, Sendable {
