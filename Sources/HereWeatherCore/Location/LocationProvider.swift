@@ -15,6 +15,14 @@ extension LocationProvider { public func isPresent() async -> Bool { true } }
 public protocol LocationSourceProvider: LocationProvider {
     /// Which source this provider reads.
     var source: LocationSource { get }
+    /// Whether this source answers `request` at once, on this machine, with a fix that meets
+    /// it (a fixed place without a stated accuracy, or within the desired one): the chain then
+    /// asks about and starts no other source.
+    func answersAtOnce(_ request: LocationRequest) -> Bool
+}
+
+extension LocationSourceProvider {
+    public func answersAtOnce(_ request: LocationRequest) -> Bool { false }
 }
 
 /// Why no location could be had.

@@ -16,6 +16,14 @@ public enum PermissionError: UserFacingError, Equatable {
     /// The prompt got no usable answer (end of input, or unrecognised answers).
     case unanswered(LocationSource)
 
+    /// The warning when `sources` are skipped for want of a terminal to ask on while another
+    /// source answers.
+    public static func skippedMessage(_ sources: [LocationSource]) -> String {
+        let names = sources.map(\.permissionName)
+        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return "Skipped \(list): \(sources.count == 1 ? "it needs" : "they need") your permission and there is no terminal to ask on. Run `\(grantCommand(sources))` (or `deny`) once."
+    }
+
     public var message: String {
         switch self {
         case .disabledByUser(let path):

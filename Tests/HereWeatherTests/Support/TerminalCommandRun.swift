@@ -42,6 +42,20 @@ final class TerminalCommandRun: @unchecked Sendable {
         return String(decoding: shown, as: UTF8.self)
     }
 
+    /// Everything the terminal has shown, reading what is waiting without blocking: after
+    /// `finish`, the whole of it.
+    func shownWithoutWaiting() -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var descriptor = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) == 1 else { break }
+            let count = read(terminal.master, &buffer, buffer.count)
+            guard count > 0 else { break }
+            shown += buffer[0..<count]
+        }
+        return String(decoding: shown, as: UTF8.self)
+    }
+
     /// Types `text` at the keyboard.
     func type(_ text: String) { terminal.type(text) }
 
