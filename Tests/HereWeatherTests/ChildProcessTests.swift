@@ -71,6 +71,14 @@ import Glibc
         #expect(try await Self.gone(group), "left in group \(group): \(ProcessGroup.report(group))")
     }
 
+    @Test func aChildDroppedWhileItRunsIsKilledWithItsGroup() async throws {
+        let group = try { () throws -> pid_t in
+            let child = try ChildProcess(["/bin/sh", "-c", "sleep 300 & sleep 300"], environment: ["PATH": "/usr/bin:/bin"])
+            return child.pid
+        }()
+        #expect(try await Self.gone(group), "left in group \(group): \(ProcessGroup.report(group))")
+    }
+
     /// A child that ends leaving a process behind in its group which holds its stdout: the run
     /// still ends, and the leftover is killed (it once held swift-test's stderr and hung the run).
     @Test func whatAChildLeavesInItsGroupIsKilledWhenItEnds() async throws {

@@ -20,7 +20,7 @@ import HereWeatherCore
 /// Waits block their thread: call them through `BlockingCall.run` (or `exited()`), never on the
 /// cooperative pool.
 final class ChildProcess: @unchecked Sendable {
-    /// How a child ended.
+    /// How a child ended: its exit status, or the signal that ended it.
     enum Termination: Equatable, Sendable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
@@ -53,6 +53,7 @@ final class ChildProcess: @unchecked Sendable {
         case use(Int32)
     }
 
+    /// A child that could not be started (or watched), and why.
     struct SpawnError: Error, CustomStringConvertible {
         let description: String
     }
@@ -81,11 +82,25 @@ final class ChildProcess: @unchecked Sendable {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
             ChildGuardian.shared.forget(pid)
+            termination = Termination(waitStatus: status)   // reaped: deinit must not touch the pid
             throw SpawnError(description: "ChildProcess: pidfd_open: \(String(cString: strerror(code)))")
         }
     }
 
-    deinit { _ = terminate() }
+    /// A child dropped while it runs is killed with its group and reaped on a thread of its own
+    /// (a deinit may run on the cooperative pool, where no wait belongs).
+    deinit {
+        guard termination == nil else { return }
+        _ = Glibc.kill(-pid, SIGKILL)
+        let (pid, pidfd) = (self.pid, self.pidfd)
+        let reaper: @Sendable () -> Void = {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            close(pidfd)
+            ChildGuardian.shared.forget(pid)
+        }
+        if !BlockingCall.startThread(reaper) { reaper() }
+    }
 
     // MARK: ending
 

@@ -144,10 +144,12 @@ final class ServiceProcess: @unchecked Sendable {
     /// What the program wrote on stderr so far.
     func stderrText() -> String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
-    /// Kills the program's process group and reaps it.
+    /// Kills the program's process group; it is reaped on a thread of its own (`stop()` runs in
+    /// async tests' `defer`s, on the cooperative pool).
     func stop() {
         guard stopping.claim() else { return }
-        process.terminate()
+        process.killGroup()
+        _ = BlockingCall.startThread { [process] in process.wait() }
         try? FileManager.default.removeItem(at: errors)
     }
 
