@@ -60,8 +60,6 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The child's process id, which is also its process group's.
     let pid: pid_t
-    /// The command line, for messages.
-    let command: String
 
     private let lock = NSLock()
     private var termination: Termination?
@@ -71,7 +69,6 @@ final class ChildProcess: @unchecked Sendable {
     init(_ arguments: [String], environment: [String: String], directory: String? = nil,
          stdin: Descriptor = .null, stdout: Descriptor = .null, stderr: Descriptor = .null,
          extra: [Int32] = []) throws {
-        command = arguments.joined(separator: " ")
         pid = try Self.spawn(arguments, environment: environment.map { "\($0.key)=\($0.value)" },
                              directory: directory, descriptors: [stdin, stdout, stderr] + extra.map { .use($0) })
         ChildGuardian.shared.watch(pid)
