@@ -41,10 +41,14 @@ build:
 ## Run the whole test suite (installs what the tests need: gpsd, gpsd-clients, ...).
 ## Every test that runs the command runs the release binary that `make build` makes: the
 ## one users get (Swift's optimiser has broken code that a debug build ran fine).
+## scripts/test-watchdog ends a run still going after TEST_TIME_LIMIT seconds, naming the tests
+## that had not finished (docs/development.md: "Shared test process").
+TEST_TIME_LIMIT ?= 1800
 test: build
 	scripts/install-deps test
 	$(SWIFT) build --build-tests
-	HERE_WEATHER_BINARY="$(abspath $(BINARY))" $(SWIFT) test --skip-build --disable-xctest
+	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
+		$(SWIFT) test --skip-build --disable-xctest
 
 ## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);
 ## BENCH_ARGS="--runs 51" for steadier medians.

@@ -150,23 +150,18 @@ import Glibc
         var size = winsize(ws_row: 50, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         #expect(ioctl(terminal.slave, UInt(TIOCSWINSZ), &size) == 0)
         let runner = try CommandRunner()
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
-        process.environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"]
-        process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess([CommandRunner.executable.path] + arguments,
+                                       environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"],
+                                       stdout: .use(terminal.slave), stderr: .use(terminal.slave))
         let master = terminal.master
         let shown = try await BlockingCall.run { Swift.Result { try Self.readUntilExit(master, process) } }
         withExtendedLifetime(terminal) {}
-        #expect(process.terminationStatus == 0, "\(shown)")
+        #expect(process.exitStatus == .exited(0), "\(shown)")
         return shown.replacing("\r\n", with: "\n")
     }
 
     /// Everything the process shows on the terminal until it exits (bounded: a hung run fails).
-    static func readUntilExit(_ master: Int32, _ process: Process) throws -> String {
+    static func readUntilExit(_ master: Int32, _ process: ChildProcess) throws -> String {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + .seconds(120)
@@ -177,7 +172,7 @@ import Glibc
                 if count > 0 { output += buffer[0..<count] }
                 continue
             }
-            if !process.isRunning { return String(decoding: output, as: UTF8.self) }
+            if process.exitStatus != nil { return String(decoding: output, as: UTF8.self) }
         }
         process.terminate()
         throw PseudoTerminal.Failure(description: "the run did not end")
