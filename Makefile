@@ -19,6 +19,8 @@ FISHDIR = $(DATADIR)/fish/vendor_completions.d
 DOCDIR = $(DATADIR)/doc/here-weather
 
 BINARY = $(BUILD_PATH)/release/here-weather
+# The user guides the man page points to, installed beside the JSON schema.
+GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md
 GENERATED = $(BUILD_PATH)/install
 # `make deb` stages the package here and writes the .deb into DEB_DIR.
 DEB_STAGE = $(BUILD_PATH)/deb-root
@@ -39,10 +41,14 @@ build:
 ## Run the whole test suite (installs what the tests need: gpsd, gpsd-clients, ...).
 ## Every test that runs the command runs the release binary that `make build` makes: the
 ## one users get (Swift's optimiser has broken code that a debug build ran fine).
+## scripts/test-watchdog ends a run still going after TEST_TIME_LIMIT seconds, naming the tests
+## that had not finished (docs/development.md: "Shared test process").
+TEST_TIME_LIMIT ?= 1800
 test: build
 	scripts/install-deps test
 	$(SWIFT) build --build-tests
-	HERE_WEATHER_BINARY="$(abspath $(BINARY))" $(SWIFT) test --skip-build --disable-xctest
+	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
+		$(SWIFT) test --skip-build --disable-xctest
 
 ## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);
 ## BENCH_ARGS="--runs 51" for steadier medians.
@@ -78,7 +84,7 @@ manual: build
 	scripts/make-manual $(BINARY) $(GENERATED)
 
 ## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
-## for bash, zsh and fish, the man pages and the JSON schema of `--json`.
+## for bash, zsh and fish, the man pages, the JSON schema of `--json` and the user guides.
 install: build completions manual
 	install -d $(BINDIR) $(MAN1DIR) $(MAN5DIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR)
 	install -m 0755 -s $(BINARY) $(BINDIR)/here-weather
@@ -88,11 +94,13 @@ install: build completions manual
 	install -m 0644 $(GENERATED)/_here-weather $(ZSHDIR)/_here-weather
 	install -m 0644 $(GENERATED)/here-weather.fish $(FISHDIR)/here-weather.fish
 	install -m 0644 docs/here-weather.schema.json $(DOCDIR)/here-weather.schema.json
+	install -m 0644 $(GUIDES) $(DOCDIR)/
 
 ## Remove what `make install` put in place (same PREFIX and DESTDIR).
 uninstall:
 	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(MAN5DIR)/here-weather.toml.5 $(BASHDIR)/here-weather \
-		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish $(DOCDIR)/here-weather.schema.json
+		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish $(DOCDIR)/here-weather.schema.json \
+		$(addprefix $(DOCDIR)/,$(notdir $(GUIDES)))
 	rmdir $(DOCDIR) 2>/dev/null || true
 
 ## A Debian package, DEB_DIR/here-weather_<version>_<arch>.deb, of what `make install`

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 /// How the command is linked (the figures: docs, "Binary size, memory and start-up"):

@@ -1114,10 +1114,132 @@ def build_mid_epoch():
     return fx
 
 
+# --------------------------------------------------------------------------
+# 15. 10hz-gga-first (10 Hz, millisecond times, GGA before RMC)
+# --------------------------------------------------------------------------
+
+def build_10hz_gga_first():
+    """A 10 Hz receiver that writes times to the millisecond (hhmmss.sss) and
+    sends GGA before RMC, with GSA and GSV once a second. The log starts at
+    12:59:59.700, so its epochs cross a whole second, a minute and an hour.
+    gpsd learns from the first change of time that RMC ends the cycle, and
+    reports every epoch from the second one on."""
+    fx = Fixture("10hz-gga-first.nmea")
+    rnd = random.Random(1601)
+    t0 = dt.datetime(2026, 11, 22, 12, 59, 59, 700000)
+    lat, lon = 48.858370, 2.294481                   # Paris, Champ de Mars
+    sky = make_sky(161, [2, 5, 7, 13, 15, 18, 20, 24, 30], el_lo=10)
+    n = 40
+    first = None
+    for k in range(n):
+        t = t0 + dt.timedelta(milliseconds=100 * k)
+        tt = k / 10.0
+        v = 4.0 + 0.3 * math.sin(tt)
+        c = 120.0 + 3.0 * math.cos(tt / 2.0)
+        if k > 0:
+            lat, lon = step(lat, lon, v, c, 0.1)
+        used = best_sats(sky, tt, 8)
+        pdop, hdop, vdop = dops(8)
+        fx.add(gga("GP", t, lat, lon, 1, 8, hdop, 35.0, 44.6, tdec=3))
+        fx.add(rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="A", tdec=3))
+        if t.microsecond == 0:
+            fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
+            fx.addall(gsv("GP", [(s.prn, s.el(tt), s.az(tt), snr_of(s, tt, rnd)) for s in sky]))
+        if k == 1:
+            first = fix_fact(t, lat, lon)
+        last = fix_fact(t, lat, lon)
+    fx.facts.update({"epochs": n, "valid_epochs": n, "rate_hz": 10,
+                     "first_fix": dict(first, mode=3), "last_fix": last,
+                     "first_fix_note": "gpsd's first report: the log's second epoch",
+                     "time_span": "12:59:59.700 .. 13:00:03.600"})
+    return fx
+
+
+# --------------------------------------------------------------------------
+# 16. rmc-first (RMC before GGA, the order changing within the log)
+# --------------------------------------------------------------------------
+
+def build_rmc_first():
+    """A 1 Hz receiver that sends RMC before GGA (RMC, GGA, GSA, GSV), except
+    that in epochs 6 and 7 its output buffer flushes GGA first. gpsd learns
+    GGA as the cycle ender from the first change of time; after epoch 6 it
+    also learns RMC, and reports those epochs twice."""
+    fx = Fixture("rmc-first.nmea")
+    rnd = random.Random(1701)
+    t0 = dt.datetime(2026, 11, 22, 20, 10, 0)
+    lat, lon = 27.771000, -82.638000                 # St. Petersburg, FL
+    v, c = 6.0, 15.0
+    sky = make_sky(171, [3, 6, 9, 11, 17, 19, 22, 28], el_lo=11)
+    first = None
+    n = 20
+    for i in range(n):
+        t = t0 + dt.timedelta(seconds=i)
+        if i > 0:
+            lat, lon = step(lat, lon, v, c, 1.0)
+        used = best_sats(sky, i, 7)
+        pdop, hdop, vdop = dops(7)
+        r = rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="A")
+        g = gga("GP", t, lat, lon, 1, 7, hdop, 3.0, -29.8)
+        fx.addall([g, r] if i in (6, 7) else [r, g])
+        fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
+        fx.addall(gsv("GP", [(s.prn, s.el(i), s.az(i), snr_of(s, i, rnd)) for s in sky]))
+        if i == 1:
+            first = fix_fact(t, lat, lon)
+        last = fix_fact(t, lat, lon)
+    fx.facts.update({"epochs": n, "valid_epochs": n, "gga_first_epochs": [6, 7],
+                     "first_fix": dict(first, mode=3), "last_fix": last,
+                     "first_fix_note": "gpsd's first report: the log's second epoch"})
+    return fx
+
+
+# --------------------------------------------------------------------------
+# 17. sounder (a fish finder / chart plotter: RMC first, with depth)
+# --------------------------------------------------------------------------
+
+def dbt(talker, depth_m):
+    return sentence("%sDBT,%s,f,%s,M,%s,F" % (
+        talker, f1(depth_m / 0.3048), f1(depth_m), f1(depth_m / 1.8288)))
+
+
+def build_sounder():
+    """A fish finder or chart plotter with its own GPS (Humminbird-like
+    output): RMC, then the sounder's DBT (depth below transducer), then GGA,
+    GSA and GSV. gpsd lets DBT continue the reporting cycle: from the first
+    DBT on, every untimed sentence it decodes (DBT, GSA, GSV) reports the
+    epoch in progress, so gpsd reports the log's first epoch too."""
+    fx = Fixture("sounder.nmea")
+    rnd = random.Random(1801)
+    t0 = dt.datetime(2026, 11, 22, 21, 30, 0)
+    lat, lon = 44.960000, -93.260000                 # Mississippi, Minneapolis
+    v, c = 2.5, 170.0
+    sky = make_sky(181, [1, 4, 8, 11, 16, 20, 23, 27], el_lo=12)
+    first = None
+    n = 15
+    for i in range(n):
+        t = t0 + dt.timedelta(seconds=i)
+        if i > 0:
+            lat, lon = step(lat, lon, v, c, 1.0)
+        used = best_sats(sky, i, 7)
+        pdop, hdop, vdop = dops(7)
+        fx.add(rmc("GP", t, "A", lat, lon, v / KNOT, c, mode="A"))
+        fx.add(dbt("SD", 6.0 + 0.5 * math.sin(i / 3.0)))
+        fx.add(gga("GP", t, lat, lon, 1, 7, hdop, 210.0, -29.0))
+        fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
+        fx.addall(gsv("GP", [(s.prn, s.el(i), s.az(i), snr_of(s, i, rnd)) for s in sky]))
+        if first is None:
+            first = fix_fact(t, lat, lon)
+        last = fix_fact(t, lat, lon)
+    fx.facts.update({"epochs": n, "valid_epochs": n,
+                     "first_fix": dict(first, mode=3), "last_fix": last,
+                     "first_fix_note": "gpsd reports the first epoch: DBT continues its cycle"})
+    return fx
+
+
 BUILDERS = [build_cold_start, build_drive, build_fix_lost, build_bad_checksums,
             build_multi, build_10hz, build_southern_eastern, build_no_fix,
             build_hdop_only, build_simulated, build_southern_western,
-            build_simulator_status_v, build_zero_satellites, build_mid_epoch]
+            build_simulator_status_v, build_zero_satellites, build_mid_epoch,
+            build_10hz_gga_first, build_rmc_first, build_sounder]
 
 
 # --------------------------------------------------------------------------
@@ -1127,7 +1249,7 @@ BUILDERS = [build_cold_start, build_drive, build_fix_lost, build_bad_checksums,
 EXPECTED_FIELDS = {
     # sentence type -> allowed data-field counts (after the address field)
     "GGA": {14}, "RMC": {11, 12, 13}, "GSA": {17, 18}, "GST": {8},
-    "GLL": {6, 7}, "VTG": {9}, "GNS": {12, 13}, "ZDA": {6},
+    "GLL": {6, 7}, "VTG": {9}, "GNS": {12, 13}, "ZDA": {6}, "DBT": {6},
 }
 
 

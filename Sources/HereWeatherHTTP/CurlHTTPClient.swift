@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// libcurl starts as fast as the `curl` command and honours the request's deadline for the
 /// whole exchange (name lookup, connect, TLS, body). Cancelling the task aborts the
-/// transfer. Only http and https are allowed, redirects are followed up to 5 times (from
+/// transfer. Only http and https are allowed, redirects are followed up to 5 times unless
+/// the request says not to (`HTTPRequest.followsRedirects`; from
 /// an https request only to https: no downgrade), and bodies over the request's limit are
 /// refused.
 public struct CurlHTTPClient: HTTPClient {
@@ -120,7 +121,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_long(handle, CURLOPT_QUICK_EXIT, 1)
         _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
         _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-        _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
         _ = hw_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
         _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         _ = hw_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlHTTPClient.userAgent)

@@ -28,7 +28,7 @@ struct HereWeather: AsyncParsableCommand {
         lookup, then the fixed location if [location.fixed] has one: sources not present on \
         this machine are skipped, the first run on a terminal asks once which may be used \
         (without a terminal: exit 77 with the command that allows them), and the first fix \
-        that meets the desired accuracy wins. The weather comes from Open-Meteo (no key needed), \
+        that meets the desired accuracy wins. A fixed location without a stated accuracy, or         within the desired one, is the answer at once: nothing is asked, no other source         started. A coarser one is the fallback after the live sources (without a terminal,         sources not yet allowed are skipped with a warning). The weather comes from Open-Meteo (no key needed), \
         OpenWeatherMap, MET Norway (a contact address needed) or Pirate Weather ([weather] provider, \
         or --provider).
 

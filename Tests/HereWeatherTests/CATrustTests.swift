@@ -164,13 +164,10 @@ enum CALoadCounter {
         guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "no C compiler (clang or cc) to build count-ca-loads.c"])
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-shared", "-fPIC", "-O1", "-o", output, Fixtures.url("tls/count-ca-loads.c").path, "-ldl"]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(compiler) could not build count-ca-loads.c"])
+        let run = try ChildProcess.run([compiler, "-shared", "-fPIC", "-O1", "-o", output, Fixtures.url("tls/count-ca-loads.c").path, "-ldl"],
+                                       environment: ProcessInfo.processInfo.environment, mergingErrors: true)
+        guard run.termination == .exited(0) else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(compiler) could not build count-ca-loads.c: \(run.stdoutText)"])
         }
         return output
     }

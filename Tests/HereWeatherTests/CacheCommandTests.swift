@@ -123,9 +123,9 @@ import Glibc
         let killed = try runner.start(["--json"])
         // Its request has arrived: it holds the lock (taken before the fetch).
         #expect(try await waitUntil { server.requests.count == 1 })
-        kill(killed.process.processIdentifier, SIGKILL)
+        killed.process.signal(SIGKILL)
         let outcome = try await BlockingCall.run { .success(killed.finish()) }
-        #expect(outcome.status == SIGKILL && killed.process.terminationReason == .uncaughtSignal)
+        #expect(killed.process.exitStatus == .signalled(SIGKILL), "\(outcome.stderr)")
 
         let next = try await runner.run(["--json"])
         #expect(next.status == 0, "\(next.stderr)")
@@ -243,33 +243,26 @@ private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
 
 /// A started run of the binary whose output is collected when it ends.
 private struct RunningCommand: @unchecked Sendable {
-    let process: Process
-    let out: Pipe
-    let err: Pipe
+    let process: ChildProcess
+    let out: CollectedOutput
+    let err: CollectedOutput
 
     /// Waits for the run to end and returns what it printed.
     func finish() -> CommandRunner.Result {
-        let outData = out.fileHandleForReading.readToEndRetryingInterrupts()
-        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExit()
-        return CommandRunner.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                    stderr: String(decoding: errData, as: UTF8.self))
+        let ended = process.wait()
+        return CommandRunner.Result(status: ended.code, stdout: out.text(), stderr: err.text())
     }
 }
 
 private extension CommandRunner {
     /// Starts the binary as `run` does, without waiting for it.
     func start(_ arguments: [String]) throws -> RunningCommand {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        return RunningCommand(process: process, out: out, err: err)
+        let out = try ChildPipe(), err = try ChildPipe()
+        let process = try ChildProcess([Self.executable.path] + arguments,
+                                       environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+                                       stdout: .use(out.childEnd), stderr: .use(err.childEnd))
+        out.closeChildEnd()
+        err.closeChildEnd()
+        return RunningCommand(process: process, out: CollectedOutput(out), err: CollectedOutput(err))
     }
 }

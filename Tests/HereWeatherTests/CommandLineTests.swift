@@ -245,11 +245,14 @@ import Testing
         #expect(result.stderr.contains("/nonexistent/recording.json"))
     }
 
-    @Test func undecodableReplayIsExit69() async throws {
+    /// A local file that is not weather data is the file's fault, not the service's: exit 66
+    /// (no input), as for an unreadable recording, never 69 (service unavailable).
+    @Test func undecodableReplayIsExit66() async throws {
         let result = try await CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay",
                                               Fixtures.url("weather/misc/truncated.json").path])
-        #expect(result.status == 69)
+        #expect(result.status == 66)
         #expect(result.stderr.contains("not valid JSON"))
+        #expect(result.stderr.hasPrefix("here-weather: The --weather-replay file is not weather data from Open-Meteo: "), "\(result.stderr)")
     }
 
     // MARK: Config

@@ -24,6 +24,8 @@ extension InstallTests {
         "/usr/share/doc/here-weather/changelog.gz",
         "/usr/share/doc/here-weather/examples/config.toml",
         "/usr/share/doc/here-weather/here-weather.schema.json",
+        "/usr/share/doc/here-weather/location.md",
+        "/usr/share/doc/here-weather/weather.md",
     ]
 
     /// Runs dpkg (or dpkg-deb) with `arguments`, waiting out another dpkg's lock for a while:
@@ -74,6 +76,12 @@ extension InstallTests {
             #expect(FileManager.default.fileExists(atPath: file), "not installed: \(file)")
         }
         try await expectRunsWithoutSwift("/usr/bin/here-weather")
+        // The licence: Apache-2.0 for the program (DEP-5, pointing at Debian's copy of the text),
+        // CC BY 4.0 kept for the GeoNames data, and no undeclared licence left.
+        let copyright = try String(contentsOfFile: "/usr/share/doc/here-weather/copyright", encoding: .utf8)
+        #expect(copyright.contains("Files: *\nCopyright: 2026 the here-weather authors\nLicense: Apache-2.0\n"), "\(copyright)")
+        #expect(copyright.contains("/usr/share/common-licenses/Apache-2.0"), "\(copyright)")
+        #expect(copyright.contains("License: CC-BY-4.0") && !copyright.contains("undeclared"), "\(copyright)")
         let example = try await run("/usr/bin/here-weather", ["config", "show", "--config", "/usr/share/doc/here-weather/examples/config.toml"],
                                     environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])
         #expect(example.status == 0 && !example.text.contains("warning"), "the example config: \(example.text)")

@@ -46,6 +46,19 @@ import HereWeatherCore
         #expect(try Self.read(".ci/run").split(separator: "\n").contains("make test"))
     }
 
+    /// The project is Apache-2.0: the full text at the root, named by SPDX id in Package.swift and
+    /// in the README, which keeps the GeoNames data's own CC BY 4.0 attribution.
+    @Test func licenceIsDeclared() throws {
+        let licence = try Self.read("LICENSE")
+        #expect(licence.contains("Apache License\n                           Version 2.0, January 2004"))
+        #expect(licence.contains("END OF TERMS AND CONDITIONS"), "LICENSE is not the full text")
+        let manifest = try Self.read("Package.swift").split(separator: "\n")
+        #expect(manifest.first?.hasPrefix("// swift-tools-version:") == true && manifest.dropFirst().first == "// SPDX-License-Identifier: Apache-2.0")
+        let readme = try Self.read("README.md")
+        #expect(readme.contains("Apache License 2.0 (SPDX: `Apache-2.0`)") && readme.contains("](LICENSE)"))
+        #expect(readme.contains("CC BY 4.0"))
+    }
+
     @Test func relativeLinksAndAnchorsResolve() throws {
         let link = /\]\(([^)\s]+)\)/
         for page in try Self.pages() {

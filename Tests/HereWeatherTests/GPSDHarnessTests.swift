@@ -259,26 +259,18 @@ enum Gpspipe {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", "/usr/bin/gpspipe", "-w", "-n", "10000", "-x", String(seconds), "127.0.0.1:\(port)"]
         let handle = try FileHandle(forWritingTo: out)
         defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(["/usr/bin/stdbuf", "-oL", "/usr/bin/gpspipe", "-w", "-n", "10000", "-x", String(seconds), "127.0.0.1:\(port)"],
+                                       environment: ["PATH": "/usr/bin:/bin", "LANG": "C"], stdout: .use(handle.fileDescriptor))
         let deadline = ContinuousClock.now + .seconds(seconds + 5)
         var objects: [[String: Any]] = []
         while ContinuousClock.now < deadline {
             objects = GPSDHarness.parseJSONLines((try? Data(contentsOf: out)) ?? Data())
-            if done(objects) || !process.isRunning { break }
+            if done(objects) || process.exitStatus != nil { break }
             usleep(20_000)
         }
-        // SIGKILL: children of Foundation's Process inherit the test runner's signal mask, with SIGTERM
-        // blocked (SigBlk fffffffe3bfbea27), so terminate() does not end gpspipe.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.terminate()
         return (try? Data(contentsOf: out)) ?? Data()
     }
 }

@@ -183,16 +183,7 @@ import Testing
 
     /// Runs a program to its end; its stdout and stderr together.
     static func capture(_ path: String, _ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { a, _ in a }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { a, _ in a }
+        return try ChildProcess.run([path] + arguments, environment: environment, mergingErrors: true).stdoutText
     }
 }

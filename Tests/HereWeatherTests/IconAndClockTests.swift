@@ -86,8 +86,23 @@ import Testing
         #expect(cached.hasSuffix("Open-Meteo, 14:15 local time, cached 5 min ago"))
         report.freshness = Freshness(cached: true, ageSeconds: 4 * 3600, stale: true)
         let stale = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
-        #expect(stale.hasSuffix("local time, cached 4 h ago"))
+        #expect(stale.hasSuffix("Open-Meteo, 14:15 local time"), "a stale report's age is said once, on its offline line")
         #expect(stale.contains("\noffline: from 4 h ago\n"))
+        // Seconds old and stale (a short max age): never "from 10 s ago" beside "cached just now".
+        report.freshness = Freshness(cached: true, ageSeconds: 10, stale: true)
+        let recent = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        #expect(recent.contains("\noffline: from 10 s ago\n") && !recent.contains("just now") && !recent.contains("cached"), "\(recent)")
+    }
+
+    @Test func waybarTooltipSaysAStaleReportsAgeAsTheTextReportDoes() throws {
+        var report = try FormatStringTests.report()
+        report.freshness = Freshness(cached: true, ageSeconds: 10, stale: true)
+        let tooltip = WaybarReport.tooltip(ReportFields(location: FormatStringTests.tampa, report: report))
+        #expect(tooltip.hasSuffix("\nOpen-Meteo, from 10 s ago (stale: the service could not be reached)"), "\(tooltip)")
+        #expect(!tooltip.contains("updated now"))
+        report.freshness = Freshness(cached: true, ageSeconds: 10, stale: false)
+        let fresh = WaybarReport.tooltip(ReportFields(location: FormatStringTests.tampa, report: report))
+        #expect(fresh.hasSuffix("\nOpen-Meteo, updated now"), "\(fresh)")
     }
 
     @Test func configFileChoosesIconsAndClock() async throws {

@@ -17,6 +17,12 @@ import HereWeatherCore
         "share/zsh/site-functions/_here-weather",
         "share/fish/vendor_completions.d/here-weather.fish",
         "share/doc/here-weather/here-weather.schema.json",
+        // The guides the man page sends readers to.
+        "share/doc/here-weather/location.md",
+        "share/doc/here-weather/output.md",
+        "share/doc/here-weather/json.md",
+        "share/doc/here-weather/cache.md",
+        "share/doc/here-weather/weather.md",
     ]
 
     typealias Output = CapturedRun
@@ -131,6 +137,14 @@ import HereWeatherCore
         let schema = try read(prefix.appendingPathComponent("share/doc/here-weather/here-weather.schema.json"))
         #expect(schema == (try read(URL(fileURLWithPath: "docs/here-weather.schema.json"))), "the installed schema is not docs/'s")
         #expect(manual.contains("share/doc/here-weather/here-weather.schema.json"), "the man page does not name the installed schema")
+        // Every guide the man page names is installed where it says (issue: it named docs/*.md
+        // files that only the source has).
+        #expect(manual.contains(".Pa /usr/share/doc/here-weather/location.md"), "the man page does not name the installed guides")
+        for guide in ["location.md", "output.md", "json.md", "cache.md", "weather.md"] {
+            #expect(manual.contains(".Pa \(guide)"), "the man page does not name \(guide)")
+            let installed = try read(prefix.appendingPathComponent("share/doc/here-weather/\(guide)"))
+            #expect(installed == (try read(URL(fileURLWithPath: "docs/\(guide)"))), "the installed \(guide) is not docs/'s")
+        }
 
         // The installed binary is the static, stripped one, and runs without the toolchain.
         try await expectRunsWithoutSwift(binary.path)

@@ -18,12 +18,10 @@ import Glibc
         sigemptyset(&action.sa_mask)
         #expect(sigaction(SIGUSR2, &action, nil) == 0)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "sleep 1; echo done"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
+        let pipe = try ChildPipe()
+        let process = try ChildProcess(["/bin/sh", "-c", "sleep 1; echo done"], environment: ["PATH": "/usr/bin:/bin"],
+                                       stdout: .use(pipe.childEnd))
+        pipe.closeChildEnd()
 
         let reader = ReaderThread()
         Thread.detachNewThread {
@@ -31,9 +29,9 @@ import Glibc
         }
         let data = try await BlockingCall.run {
             reader.start()
-            let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
+            let data = readToEndRetryingInterrupts(pipe.ourEnd)
             reader.finish()
-            process.waitUntilExit()
+            process.wait()
             return .success(data)
         }
         #expect(String(decoding: data, as: UTF8.self) == "done\n")

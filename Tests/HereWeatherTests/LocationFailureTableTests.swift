@@ -70,7 +70,7 @@ import Testing
         let result = try await runner.run(["where", "--timeout", "120"], setup: .init())
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("gpsd is not running"), "\(result.stderr)")
-        #expect(result.stderr.contains("the last location remembered (from GPS (gpsd)) is 2 h old, older than the max age of 300 s"),
+        #expect(result.stderr.contains("The last location remembered (from GPS (gpsd)) is 2 h old, older than the max age of 300 s"),
                 "\(result.stderr)")
         #expect(result.stderrLines.count == 1)
     }

@@ -93,7 +93,8 @@ import HereWeatherCore
         let paths = ConfigurationPaths(environment: ["HOME": "~"])
         for path in [paths.configFile, WeatherCache(paths: paths).directory + "/",
                      PermissionStore(environment: ["HOME": "~"]).path, LastLocationStore(paths: paths).path,
-                     WiFiNeighbourhoodMemory(paths: paths).path, SystemPolicy.defaultPath] {
+                     WiFiNeighbourhoodMemory(paths: paths).path, WiFiNeighbourhoodMemory(paths: paths).keyPath,
+                     SystemPolicy.defaultPath] {
             #expect(files.contains(".It Pa \(path)\n"), "FILES lacks \(path)")
         }
         let environment = try #require(Self.section("ENVIRONMENT", of: pages.command, heading: ".Sh "))

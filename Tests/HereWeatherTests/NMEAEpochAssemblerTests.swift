@@ -7,7 +7,18 @@ import Testing
 struct NMEAEpochAssemblerTests {
     static let today = NMEADate(year: 2026, month: 11, day: 22)
 
+    /// The fixes of `lines`, every epoch with a time reported: what epochs say, apart from
+    /// when gpsd reports them (`reportedFixes`, and the tests at the end).
     func fixes(_ lines: [String], date: NMEADate = today) -> [NMEAFix] {
+        let bytes = Array(lines.joined(separator: "\r\n").utf8)
+        var stream = NMEAStream(reader: NMEALineReader(bytes: bytes), date: date, cycle: .reportingEveryTimedEpoch)
+        var result: [NMEAFix] = []
+        while let fix = stream.nextFix() { result.append(fix) }
+        return result
+    }
+
+    /// The fixes of `lines` as a log gives them: an epoch is valid only when gpsd reports it.
+    func reportedFixes(_ lines: [String], date: NMEADate = today) -> [NMEAFix] {
         let bytes = Array(lines.joined(separator: "\r\n").utf8)
         var stream = NMEAStream(reader: NMEALineReader(bytes: bytes), date: date)
         var result: [NMEAFix] = []
@@ -157,7 +168,7 @@ struct NMEAEpochAssemblerTests {
     }
 
     @Test func finishEmitsTheLastEpochOnce() {
-        var assembler = NMEAEpochAssembler(date: Self.today)
+        var assembler = NMEAEpochAssembler(date: Self.today, cycle: .reportingEveryTimedEpoch)
         guard let sentence = NMEAParser.parse("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47") else {
             Issue.record("not decoded"); return
         }
@@ -198,11 +209,75 @@ struct NMEAEpochAssemblerTests {
             "$GPRMC,19000\(second).00,A,2756.25000,N,08227.64800,W,2.721,300.00,221126,,,A",
         ] }
         // Opens with RMC while the epochs open with GGA: the first epoch's GGA was not captured.
-        let midEpoch = fixes(Array(epoch(0).dropFirst()) + epoch(1) + epoch(2))
+        let midEpoch = reportedFixes(Array(epoch(0).dropFirst()) + epoch(1) + epoch(2))
         #expect(midEpoch.map(\.isValid) == [false, true, true])
-        // Opens as the next one does: complete.
-        #expect(fixes(epoch(0) + epoch(1)).map(\.isValid) == [true, true])
-        // A one-epoch log has no next epoch to compare with: taken as it is.
-        #expect(fixes(Array(epoch(0).dropFirst())).map(\.isValid) == [true])
+        // Complete or not, gpsd learns the cycle from the first epoch and never reports it.
+        #expect(reportedFixes(epoch(0) + epoch(1)).map(\.isValid) == [false, true])
+        #expect(reportedFixes(Array(epoch(0).dropFirst())).map(\.isValid) == [false])
+    }
+
+    // When gpsd reports an epoch (`NMEACycleDetector`): the sentence that ended the previous
+    // epoch's run of timed sentences ends the cycle from then on.
+
+    @Test func tenHertzWithFractionalSecondsIsReportedFromTheSecondEpoch() throws {
+        var lines: [String] = []
+        for tenth in 0..<5 {
+            lines.append("$GNRMC,084500.\(tenth)0,A,5222.21296,N,00453.71008,E,9.719,200.00,221126,,,A")
+            lines.append("$GNGGA,084500.\(tenth)0,5222.21296,N,00453.71008,E,1,12,0.76,1.8,M,43.3,M,,")
+            lines.append("$GNGST,084500.\(tenth)0,9.0,,,,2.1,1.9,3.6")
+        }
+        #expect(reportedFixes(lines).map(\.isValid) == [false, true, true, true, true])
+    }
+
+    @Test func aReceiverSendingRMCBeforeGGAIsReportedAtTheGGAOfEachSecond() {
+        let epoch = { (second: Int, rmcFirst: Bool) -> [String] in
+            let rmc = "$GPRMC,20100\(second).00,A,2746.26000,N,08238.28000,W,11.663,15.00,221126,,,A"
+            let gga = "$GPGGA,20100\(second).00,2746.26000,N,08238.28000,W,1,07,1.20,3.0,M,-29.8,M,,"
+            return (rmcFirst ? [rmc, gga] : [gga, rmc]) + ["$GPGSA,A,3,06,09,11,17,19,22,28,,,,,,2.10,1.20,1.72"]
+        }
+        let log = epoch(0, true) + epoch(1, true) + epoch(2, false) + epoch(3, true)
+        let result = reportedFixes(log)
+        #expect(result.map(\.isValid) == [false, true, true, true])
+        #expect(result.map { Int($0.time.timeIntervalSince1970) % 60 } == [0, 1, 2, 3], "epochs by time of day")
+    }
+
+    @Test func anEpochWithoutItsCycleEnderIsNotReported() {
+        let lines = [
+            "$GPRMC,201000.00,A,2746.26000,N,08238.28000,W,11.663,15.00,221126,,,A",
+            "$GPGGA,201000.00,2746.26000,N,08238.28000,W,1,07,1.20,3.0,M,-29.8,M,,",
+            "$GPRMC,201001.00,A,2746.26000,N,08238.28000,W,11.663,15.00,221126,,,A",
+            "$GPGGA,201001.00,2746.26000,N,08238.28000,W,1,07,1.20,3.0,M,-29.8,M,,",
+            // 20:10:02 lost its GGA, which ends gpsd's cycle: gpsd never reports it.
+            "$GPRMC,201002.00,A,2746.26000,N,08238.28000,W,11.663,15.00,221126,,,A",
+            "$GPRMC,201003.00,A,2746.26000,N,08238.28000,W,11.663,15.00,221126,,,A",
+            "$GPGGA,201003.00,2746.26000,N,08238.28000,W,1,07,1.20,3.0,M,-29.8,M,,",
+        ]
+        #expect(reportedFixes(lines).map(\.isValid) == [false, true, false, true])
+    }
+
+    @Test func aDepthSentenceContinuesTheCycleSoTheFirstEpochIsReported() {
+        let epoch = { (second: Int) in [
+            "$GPRMC,21300\(second).00,A,4457.60000,N,09315.60000,W,4.860,170.00,221126,,,A",
+            "$SDDBT,19.7,f,6.0,M,3.3,F",
+            "$GPGGA,21300\(second).00,4457.60000,N,09315.60000,W,1,07,1.20,210.0,M,-29.0,M,,",
+        ] }
+        #expect(reportedFixes(epoch(0) + epoch(1) + epoch(2)).map(\.isValid) == [true, true, true])
+        #expect(NMEAParser.decode(Array("$SDDBT,19.7,f,6.0,M,3.3,F*3F".utf8)) == .cycleContinuer)
+        #expect(NMEAParser.decode(Array("$SDDBT,19.7,f,6.0,M".utf8)) == .ignored, "too short for gpsd")
+    }
+
+    @Test func timesWithin10MillisecondsAreOneTimeForGpsd() {
+        var detector = NMEACycleDetector()
+        let sentences: [(NMEACycleDetector.Kind, Int?)] = [
+            (.rmc, 1000), (.gga, 1000),
+            (.rmc, 1010), (.gga, 1010),   // 10 ms later: the same time, nothing learned
+            (.rmc, 2000), (.gga, 2000),   // a new time: GGA now ends the cycle
+            (.gsa, nil),                  // untimed sentences report only after a DBT
+        ]
+        var reports: [Bool] = []
+        for (kind, milliseconds) in sentences {
+            reports.append(detector.observe(kind, time: milliseconds.map { NMEATimeOfDay(milliseconds: $0) }))
+        }
+        #expect(reports == [false, false, false, false, false, true, false])
     }
 }

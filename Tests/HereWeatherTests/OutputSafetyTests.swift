@@ -123,16 +123,8 @@ extension CommandRunner {
     }
 
     private func runBlocking(_ arguments: [String], stdout redirection: String) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirection)", Self.executable.path] + arguments
-        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
+        let run = try ChildProcess.run(["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirection)", Self.executable.path] + arguments,
+                                       environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        return Result(status: run.termination.code, stdout: "", stderr: run.stderrText)
     }
 }

@@ -66,24 +66,20 @@ import Glibc
         #expect(result.stderr.hasPrefix("here-weather: No NMEA fix"))
     }
 
-    /// Runs `process` to its end on a thread of its own: the run takes seconds, which must not
-    /// hold one of the few cooperative threads every test's task shares.
-    static func runToEnd(_ process: Process) async throws {
-        try await BlockingCall.run { Result { try process.run(); process.waitUntilExit() } }
+    /// Runs the binary with stderr on `terminal` to its end, on a thread of its own: the run
+    /// takes seconds, which must not hold one of the few cooperative threads every test's task shares.
+    static func runToEnd(_ arguments: [String], home: URL, stderr terminal: PseudoTerminal) async throws -> ChildProcess.Termination {
+        let environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"]
+        let child = try ChildProcess([CommandRunner.executable.path] + arguments, environment: environment,
+                                     stderr: .use(terminal.slave))
+        return await child.exited()
     }
 
     @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
         let terminal = try PseudoTerminal()
         let runner = try CommandRunner()
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = slowRun
-        process.environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardInput = FileHandle.nullDevice
-        try await Self.runToEnd(process)
-        #expect(process.terminationStatus == 75)
+        let ended = try await Self.runToEnd(slowRun, home: runner.home, stderr: terminal)
+        #expect(ended == .exited(75))
         let screen = try terminal.screen()
         #expect(screen.contains("reading the NMEA source…"))
         let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
@@ -95,14 +91,7 @@ import Glibc
         let terminal = try PseudoTerminal()
         let runner = try CommandRunner()
         for mode in [["--json"], ["--format", "%t"], ["--waybar"]] {
-            let process = Process()
-            process.executableURL = CommandRunner.executable
-            process.arguments = slowRun + mode
-            process.environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-            process.standardInput = FileHandle.nullDevice
-            try await Self.runToEnd(process)
+            _ = try await Self.runToEnd(slowRun + mode, home: runner.home, stderr: terminal)
         }
         let screen = try terminal.screen()
         #expect(!screen.contains("reading the NMEA source"))
@@ -116,8 +105,8 @@ import Glibc
 
     @Test func whereShowsTheSpinnerOnATerminalAndErasesIt() async throws {
         let terminal = try PseudoTerminal()
-        let status = try await SpawnedCommand.run(try CommandRunner(), slowWhere, stderr: terminal.slave)
-        #expect(status == 75)
+        let ended = try await SpinnerOutputTests.runToEnd(slowWhere, home: try CommandRunner().home, stderr: terminal)
+        #expect(ended == .exited(75))
         let screen = try terminal.screen()
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
         let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
@@ -130,8 +119,8 @@ import Glibc
         #expect(result.status == 75)
         for mark in SpinnerOutputTests.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
         let terminal = try PseudoTerminal()
-        let status = try await SpawnedCommand.run(try CommandRunner(), slowWhere + ["--json"], stderr: terminal.slave)
-        #expect(status == 75)
+        let ended = try await SpinnerOutputTests.runToEnd(slowWhere + ["--json"], home: try CommandRunner().home, stderr: terminal)
+        #expect(ended == .exited(75))
         let screen = try terminal.screen()
         #expect(!screen.contains("reading the NMEA source"), "\(screen.debugDescription)")
         #expect(!screen.contains(Spinner.clearLine))

@@ -60,6 +60,34 @@ import Glibc
         line.replacing(/\x{1B}\[[0-9;]*m/, with: "")
     }
 
+    // MARK: Narrow tables
+
+    /// At 40 columns the Sky column never cuts a word beside its glyph (`☁️ Overca…`): it shows
+    /// the glyph alone when the words do not fit, and without glyphs, where no shorter form
+    /// exists, it is left out as the other columns are.
+    @Test(arguments: [40, 44, 50, 60, 80, 120])
+    func skyColumnNeverCutsAWord(width: Int) throws {
+        let report = try FormatStringTests.report("melbourne-au-metric.json")
+        for glyphs in [true, false] {
+            let style = TerminalStyle(colour: false, glyphs: glyphs, width: width)
+            let text = TextReport(location: FormatStringTests.tampa, report: report, style: style).render(hourly: true, daily: true)
+            #expect(widths(text).allSatisfy { $0 <= width }, "\(text)")
+            for header in ["Day ", "Time "] {
+                let rows = table(text, header: header)
+                try #require(rows.count > 1, "no table \(header) at \(width):\n\(text)")
+                expectAligned(rows)
+                #expect(!rows.contains { $0.contains("…") }, "a cut cell at \(width), glyphs \(glyphs):\n\(rows.joined(separator: "\n"))")
+                if glyphs {
+                    #expect(rows[0].hasSuffix("Sky"), "glyphs always fit at \(width):\n\(rows.joined(separator: "\n"))")
+                }
+            }
+        }
+        let narrow = TextReport(location: FormatStringTests.tampa, report: report,
+                                style: TerminalStyle(colour: false, glyphs: true, width: 40)).render(daily: true)
+        let days = table(narrow, header: "Day ")
+        #expect(days.dropFirst().allSatisfy { $0.last.map { !$0.isASCII } ?? false }, "the glyph alone ends each row:\n\(narrow)")
+    }
+
     // MARK: Piped output
 
     @Test func theOfflineDemoFitsEightyColumns() async throws {
@@ -122,23 +150,18 @@ import Glibc
         var size = winsize(ws_row: 50, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         #expect(ioctl(terminal.slave, UInt(TIOCSWINSZ), &size) == 0)
         let runner = try CommandRunner()
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
-        process.environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"]
-        process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess([CommandRunner.executable.path] + arguments,
+                                       environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"],
+                                       stdout: .use(terminal.slave), stderr: .use(terminal.slave))
         let master = terminal.master
         let shown = try await BlockingCall.run { Swift.Result { try Self.readUntilExit(master, process) } }
         withExtendedLifetime(terminal) {}
-        #expect(process.terminationStatus == 0, "\(shown)")
+        #expect(process.exitStatus == .exited(0), "\(shown)")
         return shown.replacing("\r\n", with: "\n")
     }
 
     /// Everything the process shows on the terminal until it exits (bounded: a hung run fails).
-    static func readUntilExit(_ master: Int32, _ process: Process) throws -> String {
+    static func readUntilExit(_ master: Int32, _ process: ChildProcess) throws -> String {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + .seconds(120)
@@ -149,7 +172,7 @@ import Glibc
                 if count > 0 { output += buffer[0..<count] }
                 continue
             }
-            if !process.isRunning { return String(decoding: output, as: UTF8.self) }
+            if process.exitStatus != nil { return String(decoding: output, as: UTF8.self) }
         }
         process.terminate()
         throw PseudoTerminal.Failure(description: "the run did not end")

@@ -102,6 +102,11 @@ import Glibc
 
     /// An IPv4 address of this machine that is not loopback, else its host name (which the
     /// rule treats as remote, whatever it resolves to).
+    /// The text of a C buffer up to its first NUL.
+    static func string(fromNulTerminated buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static func nonLoopbackHost() -> String? {
         var list: UnsafeMutablePointer<ifaddrs>?
         if getifaddrs(&list) == 0, let first = list {
@@ -116,12 +121,12 @@ import Glibc
                 let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
                 var raw = ipv4
                 guard inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil else { continue }
-                return String(cString: text)
+                return Self.string(fromNulTerminated: text)
             }
         }
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count) == 0 else { return nil }
-        let host = String(cString: name)
+        let host = Self.string(fromNulTerminated: name)
         return host.isEmpty || host == "localhost" ? nil : host
     }
 }

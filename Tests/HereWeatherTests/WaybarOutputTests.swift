@@ -73,7 +73,7 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(classes(json) == ["clear", "stale"])
         #expect(json["text"] as? String == "☀️ 26.8°C (3 h) (offline 3 h)", "a stale report never looks fresh")
-        #expect((json["tooltip"] as? String)?.contains("3 h old (stale") == true)
+        #expect((json["tooltip"] as? String)?.contains("from 3 h ago (stale: the service could not be reached)") == true)
         #expect(json["alt"] as? String == "clear")
     }
 

@@ -161,4 +161,36 @@ import Testing
         #expect(location["meets_accuracy"] as? Bool == true)
         #expect(result.elapsed < .seconds(40), "answered from Wi-Fi, not at the 60 s deadline: \(result.elapsed)")
     }
+
+    @Test(arguments: ["home.json", "forty.json"])
+    func noStateOrCacheFileHoldsAScannedMAC(fixture: String) async throws {
+        let service = try await NetworkManagerService.started(fixture: fixture)
+        defer { service.stop() }
+        let server = try Self.server()
+        let runner = try CommandRunner()
+        try runner.writeConfig(Self.config(server))
+        for _ in 0..<2 {   // the second answer comes from the neighbourhood memory
+            let result = try await runner.run(["where", "--json"], environment: service.environment, killAfter: .seconds(60))
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(server.receivedRequests.count == 1, "the neighbourhood was remembered")
+        let macs = try WiFiLocationProviderTests.fixtureMACs(fixture).map(\.mac).filter { !$0.isEmpty }
+        #expect(macs.count >= 7)
+        var files: [String] = []
+        let walker = FileManager.default.enumerator(atPath: runner.home.path)
+        while let relative = walker?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            let path = runner.home.appendingPathComponent(relative).path
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { files.append(path) }
+        }
+        #expect(files.contains { $0.hasSuffix("/here-weather/wifi-neighbourhood.json") }, "\(files)")
+        for file in files {
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+            for mac in macs {
+                for spelling in WiFiNeighbourhoodMemoryTests.spellings(mac) {
+                    #expect(!text.contains(spelling), "\(file) holds \(spelling)")
+                }
+            }
+        }
+    }
 }

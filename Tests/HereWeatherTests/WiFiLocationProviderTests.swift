@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HereWeatherCore
+@testable import HereWeatherCore
 import HereWeatherHTTP
 import HereWeatherWiFi
 
@@ -223,5 +223,38 @@ import HereWeatherWiFi
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: "http://geolocate.example.org/v1/geolocate"),
                                             scanner: NetworkManagerScanner(address: "unix:path=/nonexistent"), http: CurlHTTPClient())
         await #expect(throws: ConfigError.self) { try await provider.requestLocation(Self.request()) }
+    }
+
+    // A redirect is never followed: the access points go only to the configured service.
+
+    @Test(arguments: [307, 308, 302])
+    func aRedirectSendsNothingOnAndNamesWhereItPointed(status: Int) async throws {
+        let service = try await NetworkManagerService.started(fixture: "home.json")
+        defer { service.stop() }
+        let elsewhere = try Self.geolocateServer()
+        let server = try Self.geolocateServer(FixtureServer.Response(
+            status: status, headers: [("Location", elsewhere.baseURL + "/v1/geolocate?key=stolen")], body: []))
+        let provider = Self.provider(service, server, key: "not-a-real-wifi-key")
+        do {
+            _ = try await provider.requestLocation(Self.request())
+            Issue.record("a redirect gave a location")
+        } catch let error as WiFiError {
+            let target = String(elsewhere.baseURL.dropFirst("http://".count))
+            #expect(error == .redirected(service: "127.0.0.1", status: status, target: target))
+            #expect(error.message.contains("redirected the request to \(target) (HTTP \(status))"), "\(error.message)")
+            #expect(error.message.contains("nothing was sent there"))
+            #expect(!error.message.contains("\n") && !error.message.contains("not-a-real-wifi-key"))
+        }
+        #expect(server.receivedRequests.count == 1, "the configured service was asked once")
+        #expect(elsewhere.receivedRequests.isEmpty, "the redirect's target received nothing")
+    }
+
+    @Test func aRedirectWithoutAHostOrWithControlCharactersIsNamedSafely() {
+        #expect(WiFiGeolocateExchange.redirectTarget(nil, service: "beacondb.net", secrets: []) == "another address")
+        #expect(WiFiGeolocateExchange.redirectTarget("/v2/geolocate", service: "beacondb.net", secrets: [])
+                == "another address on beacondb.net")
+        let hostile = WiFiGeolocateExchange.redirectTarget("https://evil.example\u{1b}[31m.org:8443/x", service: "s", secrets: [])
+        #expect(!hostile.unicodeScalars.contains { $0.value < 0x20 }, "no control character reaches the terminal")
+        #expect(hostile.hasPrefix("evil.example"))
     }
 }

@@ -34,7 +34,12 @@ public struct WeatherLookup: Sendable {
         if recording == nil { try weatherProvider.checkConfigured() }
         let location = try await locationProvider.requestLocation(locationRequest)
         if let recording {
-            var report = try weatherProvider.report(fromRecording: recording, units: units)
+            var report: WeatherReport
+            do {
+                report = try weatherProvider.report(fromRecording: recording, units: units)
+            } catch WeatherError.undecodable(let service, let reason) {
+                throw WeatherError.recordingNotWeatherData(service: service, reason: reason)
+            }
             report.freshness.replayed = true
             return (location, report)
         }

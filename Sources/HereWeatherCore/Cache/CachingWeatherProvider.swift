@@ -130,7 +130,7 @@ extension WeatherError {
             return status >= 500
         case .rateLimited, .undecodable:
             return true
-        case .keyRejected, .missingKey, .recordingUnreadable, .missingContact, .identificationRefused, .planLacksProduct,
+        case .keyRejected, .missingKey, .recordingUnreadable, .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct,
              .insecureBaseURL:
             return false
         }

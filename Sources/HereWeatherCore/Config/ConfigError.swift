@@ -12,17 +12,23 @@ public enum ConfigError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .syntax(let path, let line, let column, let detail):
-            return "Config error in \(path), line \(line), column \(column): \(detail). Fix the file (`here-weather config show` prints the effective settings)."
+            return "Config error in \(path), line \(line), column \(column): \(detail). Fix it there (here-weather.toml(5) describes every key), or replace the file with the template: \(Self.rewrite(path))."
         case .invalidValue(let path, let key, let expected, let found):
             return "Config error in \(path): \(key) must be \(expected), not \(found)."
         case .unreadable(let path, let reason):
             return "Cannot read the config file \(path): \(reason). " + Self.remedy(path: path, reason: reason)
         case .unsupportedVersion(let path, let version):
-            return "Config error in \(path): version = \(version) is not supported; this here-weather reads version = 1. Upgrade here-weather or rewrite the file with `here-weather config init --force`."
+            return "Config error in \(path): version = \(version) is not supported; this here-weather reads version = 1. Upgrade here-weather or rewrite the file with \(Self.rewrite(path))."
         }
     }
 
     public var exitStatus: ExitStatus { .configuration }
+
+    /// The command that replaces the file at `path` with the template, whichever file it is
+    /// (`config init` alone writes the default path, not a `--config FILE`).
+    static func rewrite(_ path: String) -> String {
+        "`here-weather config init --force --config \(ConfigFileMode.shellQuoted(path))`"
+    }
 
     /// What to do about a config file `TextFile.read` could not read.
     static func remedy(path: String, reason: String) -> String {
@@ -32,11 +38,11 @@ public enum ConfigError: UserFacingError, Equatable {
         case TextFile.isDirectory:
             return "Move the folder aside (`here-weather config init` then writes a config file there), or pass --config FILE."
         case _ where reason.hasPrefix(TextFile.tooLargePrefix):
-            return "A config file is a few KB: pass --config FILE, or rewrite it with `here-weather config init --force`."
+            return "A config file is a few KB: pass --config FILE, or rewrite it with \(rewrite(path))."
         case TextFile.notUTF8:
-            return "Save it as UTF-8 text, or rewrite it with `here-weather config init --force`."
+            return "Save it as UTF-8 text, or rewrite it with \(rewrite(path))."
         default:
-            return "Replace it with a regular file (`here-weather config init --force`), or pass --config FILE."
+            return "Replace it with a regular file (\(rewrite(path))), or pass --config FILE."
         }
     }
 }

@@ -25,6 +25,9 @@ public enum ConfigurationText {
     max_age = 300             # ignore fixes older than this many seconds ("off": any age)
 
     # A fixed location: uncomment and set latitude and longitude (decimal degrees).
+    # Without `accuracy`, or with one within [location] accuracy, it is the answer: nothing
+    # is asked and no other source is started. A coarser one is the fallback after the live
+    # sources; without a terminal, sources not yet allowed are then skipped with a warning.
     [location.fixed]
     # latitude = 27.9506
     # longitude = -82.4572

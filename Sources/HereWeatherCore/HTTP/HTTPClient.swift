@@ -18,10 +18,13 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
     /// The body as `--verbose` shows it (with what must not be shown masked); `nil` shows its size.
     public var loggedBody: String?
+    /// Whether a 3xx answer is followed. When it is not, the 3xx is the response: a request
+    /// whose body must reach only the host asked (the Wi-Fi POST) sets this to `false`.
+    public var followsRedirects: Bool
 
     public init(url: String, headers: [(name: String, value: String)] = [],
                 deadline: ContinuousClock.Instant, maxBodyBytes: Int = 8 << 20,
-                method: String = "GET", body: Data? = nil, loggedBody: String? = nil) {
+                method: String = "GET", body: Data? = nil, loggedBody: String? = nil, followsRedirects: Bool = true) {
         self.url = url
         self.headers = headers
         self.deadline = deadline
@@ -29,6 +32,7 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.body = body
         self.loggedBody = loggedBody
+        self.followsRedirects = followsRedirects
     }
 }
 

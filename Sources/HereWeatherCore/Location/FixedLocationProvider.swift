@@ -9,7 +9,9 @@ import Foundation
 /// It answers at once; its timestamp is the time of the request, so it is never stale. A
 /// place with a stated accuracy is judged against the desired accuracy like any other fix
 /// (a 5 km place does not end a 3 km request while gpsd may still answer); one without is
-/// the user's own word and meets it.
+/// the user's own word and meets it. Either way such a place is the answer before anything
+/// else is asked or started (`answersAtOnce`); a coarser one is the fallback after the live
+/// sources.
 public struct FixedLocationProvider: LocationSourceProvider {
     /// `.source(.fixed)`, or `.commandLine` for `--lat/--lon`.
     public let origin: LocationOrigin
@@ -22,6 +24,12 @@ public struct FixedLocationProvider: LocationSourceProvider {
         self.place = place
         self.origin = origin
         self.configPath = configPath
+    }
+
+    /// A configured place without a stated accuracy, or within the desired one.
+    public func answersAtOnce(_ request: LocationRequest) -> Bool {
+        guard let place else { return false }
+        return place.accuracy.map { request.desiredAccuracy.isMet(by: $0) } ?? true
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {

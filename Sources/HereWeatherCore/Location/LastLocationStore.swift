@@ -133,7 +133,7 @@ public struct RememberingLocationProvider: LocationProvider {
         let now = Date()
         guard let maxAge = request.maxAge, let last = store.load(), let source = last.source,
               sources.contains(source) else { return error }
-        let remembered = "the last location remembered (from \(source.displayName))"
+        let remembered = "The last location remembered (from \(source.displayName))"
         let reason: String
         if last.timestamp > now {
             reason = "\(remembered) is dated after this machine's clock (was the clock set back?), so its age is unknown"

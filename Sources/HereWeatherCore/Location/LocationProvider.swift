@@ -15,6 +15,14 @@ extension LocationProvider { public func isPresent() async -> Bool { true } }
 public protocol LocationSourceProvider: LocationProvider {
     /// Which source this provider reads.
     var source: LocationSource { get }
+    /// Whether this source answers `request` at once, on this machine, with a fix that meets
+    /// it (a fixed place without a stated accuracy, or within the desired one): the chain then
+    /// asks about and starts no other source.
+    func answersAtOnce(_ request: LocationRequest) -> Bool
+}
+
+extension LocationSourceProvider {
+    public func answersAtOnce(_ request: LocationRequest) -> Bool { false }
 }
 
 /// Why no location could be had.
@@ -67,7 +75,7 @@ public enum LocationError: UserFacingError, Equatable {
         case .noSourcePresent(let path):
             return "No location: no location source was found on this machine (gpsd, GeoClue, Wi-Fi). Set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude))) in \(path) (`here-weather config init` writes a template), or pass --lat and --lon."
         case .allSourcesFailed(let reasons):
-            return reasons.count == 1 ? reasons[0] : "No location from any source: " + reasons.joined(separator: "; ")
+            return reasons.count == 1 ? reasons[0] : Sentences.join(["No location from any source"] + reasons)
         case .gpsdNotRunning(let address):
             return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdRefused(let address):

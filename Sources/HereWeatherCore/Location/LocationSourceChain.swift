@@ -3,6 +3,9 @@
 /// Like the fused provider behind `CLLocationManager.requestLocation()`:
 /// - With `skipsAbsentSources` (the zero-config chain), sources not present on this machine
 ///   (`isPresent()`, a local check) are dropped first: never asked about, never started.
+/// - A source that answers at once with a fix that meets the request (a fixed place without
+///   a stated accuracy, or within the desired one) is the answer: nothing else is asked about
+///   or started, whatever its place in the order.
 /// - The permissions of the rest are decided together, so a terminal shows one prompt at
 ///   most. Refused sources are never started: nothing leaves the machine for them.
 /// - The deadline starts when the sources start: time spent at the prompt is not taken
@@ -32,6 +35,10 @@ public struct LocationSourceChain: LocationProvider {
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         let candidates = skipsAbsentSources ? await present(providers) : providers
         if candidates.isEmpty { throw LocationError.noSourcePresent(configPath: configPath) }
+        if let local = candidates.first(where: { $0.answersAtOnce(request) }),
+           await authorizer.authorize([local.source]) == [nil] {
+            return try await local.requestLocation(request.startingNow())
+        }
         let verdicts = await authorizer.authorize(candidates.map(\.source))
         var permitted: [any LocationSourceProvider] = []
         var refusals: [PermissionError] = []

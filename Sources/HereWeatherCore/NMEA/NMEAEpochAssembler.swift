@@ -18,18 +18,12 @@ import Foundation
 /// - a simulator's RMC or GLL (mode indicator S) with status V, which the standard asks of
 ///   any mode but A or D, says nothing either way: its GGA (quality 8) decides, and the fix
 ///   is marked simulated (gpsd's status 8);
-/// - a log's first epoch counts only when it opens with the sentence the next epoch opens
-///   with: a log that begins mid-epoch (a capture started while the receiver was talking)
-///   has an incomplete first epoch, which gpsd never reports either.
+/// - an epoch is a fix only when gpsd reports it: when the sentence that gpsd has learned
+///   ends the receiver's cycle arrives in it (`NMEACycleDetector`). A log's first epoch,
+///   complete or not, is never reported, as gpsd learns the cycle from it.
 public struct NMEAEpochAssembler: Sendable {
     /// Fewer satellites than this in a GGA mean no fix (gpsd 3.22 `processGGA`).
     static let minimumSatellites = 3
-
-    /// The kind and talker of the first timed sentence of an epoch.
-    struct Opener: Sendable, Equatable {
-        var kind: Int
-        var talker: NMEATalker
-    }
 
     /// What one epoch has said so far.
     struct Epoch: Sendable {
@@ -50,9 +44,8 @@ public struct NMEAEpochAssembler: Sendable {
         var gnsAltitude: Double?
         var gstSigmas: (latitude: Double, longitude: Double)?
         var simulated = false
-        /// The first epoch of the log, which may have begun mid-epoch.
-        var isFirst = false
-        var opener: Opener?
+        /// Whether gpsd reports this epoch (a cycle ender arrived in it).
+        var reported = false
     }
 
     /// The latest GSV total of one talker, and the epoch it came in.
@@ -69,11 +62,18 @@ public struct NMEAEpochAssembler: Sendable {
     private var previousTime: NMEATimeOfDay?
     private var inView: [InView] = []
     private var epochNumber = 0
-    private var startedAny = false
+    private var cycle = NMEACycleDetector()
 
     /// Starts with `date` as the UTC date until an RMC or ZDA gives one.
     public init(date: NMEADate) {
         self.date = date
+    }
+
+    /// As `init(date:)`, with `cycle` deciding which epochs are reported (tests look at
+    /// what epochs say with `NMEACycleDetector.reportingEveryTimedEpoch`).
+    init(date: NMEADate, cycle: NMEACycleDetector) {
+        self.date = date
+        self.cycle = cycle
     }
 
     /// Starts with the UTC date of `today` until an RMC or ZDA gives one.
@@ -88,7 +88,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let time = sentence.time {
             if let current = epoch, let currentTime = current.time {
                 if currentTime != time {
-                    emitted = summary(of: current, nextOpener: Self.opener(of: sentence))
+                    emitted = summary(of: current)
                     epoch = startEpoch(at: time)
                 }
             } else if var current = epoch {
@@ -99,10 +99,10 @@ public struct NMEAEpochAssembler: Sendable {
             } else {
                 epoch = startEpoch(at: time)
             }
-            if epoch?.opener == nil { epoch?.opener = Self.opener(of: sentence) }
         } else if epoch == nil {
             epoch = newEpoch(time: nil)
         }
+        if cycle.observe(Self.kind(of: sentence), time: sentence.time) { epoch?.reported = true }
         if var current = epoch {
             apply(sentence, to: &current)
             epoch = current
@@ -110,10 +110,18 @@ public struct NMEAEpochAssembler: Sendable {
         return emitted
     }
 
+    /// Takes a sentence that gpsd decodes and lets continue the reporting cycle (DBT, the depth
+    /// from a fish finder or chart plotter); it carries nothing used here but changes when gpsd
+    /// reports an epoch.
+    public mutating func consumeCycleContinuer() {
+        if epoch == nil { epoch = newEpoch(time: nil) }
+        if cycle.observe(.dbt, time: nil) { epoch?.reported = true }
+    }
+
     /// The last epoch's fix, if any; the assembler is then empty.
     public mutating func finish() -> NMEAFix? {
         defer { epoch = nil }
-        return epoch.flatMap { summary(of: $0, nextOpener: nil) }
+        return epoch.flatMap { summary(of: $0) }
     }
 
     private mutating func startEpoch(at time: NMEATimeOfDay) -> Epoch {
@@ -122,25 +130,21 @@ public struct NMEAEpochAssembler: Sendable {
         return newEpoch(time: time)
     }
 
-    private mutating func newEpoch(time: NMEATimeOfDay?) -> Epoch {
-        var epoch = Epoch(time: time, date: date)
-        epoch.isFirst = !startedAny
-        startedAny = true
-        return epoch
+    private func newEpoch(time: NMEATimeOfDay?) -> Epoch {
+        Epoch(time: time, date: date)
     }
 
-    static func opener(of sentence: NMEASentence) -> Opener {
-        let kind = switch sentence {
-        case .gga: 0
-        case .rmc: 1
-        case .gll: 2
-        case .gns: 3
-        case .gsa: 4
-        case .gst: 5
-        case .gsv: 6
-        case .zda: 7
+    static func kind(of sentence: NMEASentence) -> NMEACycleDetector.Kind {
+        switch sentence {
+        case .gga: .gga
+        case .rmc: .rmc
+        case .gll: .gll
+        case .gns: .gns
+        case .gsa: .gsa
+        case .gst: .gst
+        case .gsv: .gsv
+        case .zda: .zda
         }
-        return Opener(kind: kind, talker: sentence.talker)
     }
 
     /// Moves the date on a day when the time of day goes back by more than twelve hours.
@@ -225,12 +229,11 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    /// The epoch's fix; `nextOpener` is how the next epoch opens (`nil` at the end of the log).
-    private func summary(of epoch: Epoch, nextOpener: Opener?) -> NMEAFix? {
+    /// The epoch's fix.
+    private func summary(of epoch: Epoch) -> NMEAFix? {
         guard let time = epoch.time else { return nil }
         let seconds = Double(epoch.date.daysSinceEpoch) * 86_400 + time.secondsOfDay
-        let beganMidEpoch = epoch.isFirst && nextOpener != nil && epoch.opener != nextOpener
-        let valid = epoch.sawValid && !epoch.sawVoid && (epoch.gsaMode ?? 2) >= 2 && !beganMidEpoch
+        let valid = epoch.sawValid && !epoch.sawVoid && (epoch.gsaMode ?? 2) >= 2 && epoch.reported
         let altitude = epoch.ggaAltitude ?? epoch.gnsAltitude
         let mode = valid ? (epoch.gsaMode ?? (altitude == nil ? 2 : 3)) : 1
         let hdop = epoch.ggaHDOP ?? epoch.gnsHDOP ?? epoch.gsaHDOP

@@ -19,6 +19,9 @@ public enum NMEAParser {
         case ignored
         /// A decoded kind with the wrong field count or a malformed field.
         case malformed
+        /// A DBT (depth below transducer): nothing here uses its data, but gpsd lets it extend
+        /// the reporting cycle, which changes when gpsd reports an epoch (`NMEACycleDetector`).
+        case cycleContinuer
     }
 
     /// The sentence on `line` (without its line ending), or `nil` when it is skipped.
@@ -72,7 +75,9 @@ public enum NMEAParser {
         let t0 = base[start], t1 = base[start + 1]
         guard t0 != UInt8(ascii: "P"), isUpper(t0), isUpper(t1) else { return .ignored }
         let kind = UInt32(base[start + 2]) << 16 | UInt32(base[start + 3]) << 8 | UInt32(base[start + 4])
-        guard let sentenceKind = Kind(rawValue: kind) else { return .ignored }
+        guard let sentenceKind = Kind(rawValue: kind) else {
+            return kind == Self.depthKind && isDepthSentence(base, from: start + 6, to: bodyEnd) ? .cycleContinuer : .ignored
+        }
 
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Fields.capacity * 2) { bounds in
             guard let boundsBase = bounds.baseAddress else { return .malformed }
@@ -107,6 +112,21 @@ public enum NMEAParser {
                 return .malformed
             }
         }
+    }
+
+    /// DBT, in the same ASCII key as `Kind`.
+    static let depthKind: UInt32 = 0x444254
+
+    /// Whether a DBT's fields are as many as gpsd asks before it decodes one (six), of
+    /// printable ASCII.
+    static func isDepthSentence(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        var commas = 0
+        for index in start..<max(start, end) {
+            let byte = base[index]
+            if byte < 0x20 || byte > 0x7E { return false }
+            if byte == Byte.comma { commas += 1 }
+        }
+        return commas >= 5
     }
 
     /// The sentence kinds decoded, keyed by their three ASCII letters.

@@ -26,6 +26,12 @@ public struct NMEAStream: Sendable {
         assembler = NMEAEpochAssembler(date: date)
     }
 
+    /// As `init(reader:date:)`, with `cycle` deciding which epochs are reported.
+    init(reader: NMEALineReader, date: NMEADate, cycle: NMEACycleDetector) {
+        self.reader = reader
+        assembler = NMEAEpochAssembler(date: date, cycle: cycle)
+    }
+
     /// Reads `fileDescriptor` (left open) until its end or `limit`; `today` gives the UTC date
     /// until the log gives one.
     public init(fileDescriptor: Int32, today: Date, limit: NMEAReadLimit = .unlimited) {
@@ -61,6 +67,7 @@ public struct NMEAStream: Sendable {
                     fixesEmitted += 1
                     return fix
                 }
+            case .cycleContinuer: assembler.consumeCycleContinuer()
             case .badChecksum: checksumFailures += 1
             case .malformed: malformedSentences += 1
             case .ignored: break

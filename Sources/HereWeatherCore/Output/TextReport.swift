@@ -80,7 +80,8 @@ public struct TextReport: Sendable {
         }
         let observed = clock(current.time) ?? ""
         var source = "\(report.provider.displayName), \(observed) local time"
-        if report.freshness.cached {
+        // A stale report's age is on its "offline: from ... ago" line already: once, in one form.
+        if report.freshness.cached && !report.freshness.stale {
             let age = Formatting.age(report.freshness.ageSeconds)
             source += age == "now" ? ", cached just now" : ", cached \(age) ago"
         }
@@ -130,7 +131,8 @@ public struct TextReport: Sendable {
             .init("Wind", hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection) ?? "-" },
                   short: hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection, short: true) ?? "-" },
                   dropOrder: 0),
-            .init("Sky", hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) }),
+            .init("Sky", hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) },
+                  short: style.glyphs ? hours.map { $0.condition.glyph(output.icons, isDay: $0.isDay) } : nil, dropOrder: 4),
         ])
         return [style.bold(TextWidth.cut(title, style.width))] + styledHeader(table.lines(width: style.width))
     }
@@ -145,7 +147,8 @@ public struct TextReport: Sendable {
             .init("Chance", days.map { $0.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-" }, dropOrder: 3),
             .init("Wind", days.map { $0.windSpeedMax.map { Formatting.fixed($0, 1) + " " + report.units.speedSymbol } ?? "-" },
                   dropOrder: 1),
-            .init("Sky", days.map { skyText($0.condition, $0.description, isDay: true) }),
+            .init("Sky", days.map { skyText($0.condition, $0.description, isDay: true) },
+                  short: style.glyphs ? days.map { $0.condition.glyph(output.icons, isDay: true) } : nil, dropOrder: 4),
         ])
         return [style.bold("Next \(report.daily.count) days")] + styledHeader(table.lines(width: style.width))
     }

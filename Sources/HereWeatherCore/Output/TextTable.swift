@@ -4,7 +4,10 @@
 /// column is free text (the sky in words) and is not padded. When the table is wider than
 /// `width`: first the columns that have a shorter form use it ("4.9 m/s NNE" for "4.9 m/s
 /// from NNE"); then columns with a `dropOrder` are left out, highest first, while the free
-/// column would get less than `freeMinimum` columns; then the free column is cut ("…").
+/// column would get less than `freeMinimum` columns. A free column that still does not fit
+/// takes its shorter form (the sky as a glyph alone) when that fits, else it is left out when
+/// it may be (`dropOrder`): words are never cut in the middle while a shorter form or leaving
+/// the column out would do. Only a free column that may not be left out is cut ("…").
 /// Every line then fits, down to `TerminalWidth.minimum`.
 struct TextTable {
     struct Column {
@@ -36,10 +39,18 @@ struct TextTable {
     func lines(width: Int) -> [String] {
         var shown = columns
         if layoutWidth(shown.dropLast()) + (shown.last?.width ?? 0) > width {
-            for index in shown.indices { shown[index].cells = shown[index].shortCells ?? shown[index].cells }
+            for index in shown.indices.dropLast() { shown[index].cells = shown[index].shortCells ?? shown[index].cells }
         }
         while layoutWidth(shown.dropLast()) + Self.freeMinimum > width, let drop = Self.nextToDrop(shown) {
             shown.remove(at: drop)
+        }
+        if var free = shown.last, free.width > width - layoutWidth(shown.dropLast()) {
+            if let short = free.shortCells, Column(free.header, short).width <= width - layoutWidth(shown.dropLast()) {
+                free.cells = short
+                shown[shown.count - 1] = free
+            } else if free.dropOrder != nil, shown.count > 1 {
+                shown.removeLast()
+            }
         }
         guard let free = shown.last else { return [] }
         let fixed = Array(shown.dropLast())

@@ -51,10 +51,12 @@ public enum WaybarReport {
         var age = "\(fields.report.provider.displayName), "
         if fields.report.freshness.replayed {
             age += "replayed from a recording"
+        } else if fields.report.freshness.stale {
+            // As the text report's "offline: from ... ago" line says it.
+            age += "from \(LocationReport.ageText(fields.report.freshness.ageSeconds)) ago (stale: the service could not be reached)"
         } else {
             age += fields.age == "now" ? "updated now" : "\(fields.age) old"
         }
-        if fields.report.freshness.stale { age += " (stale: the service could not be reached)" }
         lines.append(age)
         return lines.joined(separator: "\n")
     }

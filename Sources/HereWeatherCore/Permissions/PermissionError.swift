@@ -16,25 +16,33 @@ public enum PermissionError: UserFacingError, Equatable {
     /// The prompt got no usable answer (end of input, or unrecognised answers).
     case unanswered(LocationSource)
 
+    /// The warning when `sources` are skipped for want of a terminal to ask on while another
+    /// source answers.
+    public static func skippedMessage(_ sources: [LocationSource]) -> String {
+        let names = sources.map(\.permissionName)
+        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return "Skipped \(list): \(sources.count == 1 ? "it needs" : "they need") your permission and there is no terminal to ask on. Run `\(grantCommand(sources))` (or `deny`) once."
+    }
+
     public var message: String {
         switch self {
         case .disabledByUser(let path):
-            return "Location services are off (\(ConfigKey.locationEnabled) = false in \(path)). Set enabled = true there to let here-weather find your location, or give the place with --lat and --lon."
+            return "Location services are off (\(ConfigKey.locationEnabled) = false in \(path)). Set enabled = true there to let here-weather find your location, or \(Self.otherWays)."
         case .disabledByPolicy(let path):
-            return "Location services are turned off by the administrator (system policy \(path)); this cannot be changed here. Give the place with --lat and --lon."
+            return "Location services are turned off by the administrator (system policy \(path)); this cannot be changed here. Give the place with --city NAME or --lat and --lon."
         case .restricted(let source, let path):
-            return "Location from \(source.permissionName) is restricted by the administrator (system policy \(path)); this cannot be changed here. Use another source, or give the place with --lat and --lon."
+            return "Location from \(source.permissionName) is restricted by the administrator (system policy \(path)); this cannot be changed here. Use another source (\(ConfigKey.locationSources)), or \(Self.otherWays)."
         case .denied(let source, let origin):
             let grant = "`here-weather permissions allow \(source.rawValue)`"
             switch origin {
             case .configFile(let path):
-                return "Location from \(source.permissionName) is denied by \(ConfigKey.permission(of: source)) = \"deny\" in \(path). Change it to \"allow\" or \"ask\" there, or run \(grant)."
+                return "Location from \(source.permissionName) is denied by \(ConfigKey.permission(of: source)) = \"deny\" in \(path). Change it to \"allow\" or \"ask\" there or run \(grant); or, to keep it denied, \(Self.otherWays)."
             case .remembered(let path):
-                return "Location from \(source.permissionName) is denied (your decision, remembered in \(path)). Run \(grant) to allow it."
+                return "Location from \(source.permissionName) is denied (your decision, remembered in \(path)). Run \(grant) to allow it; or, to keep it denied, \(Self.otherWays)."
             case .systemPolicy(let path):
                 return PermissionError.restricted(source, policyPath: path).message
             case .defaultValue:
-                return "Location from \(source.permissionName) is denied. Run \(grant) to allow it."
+                return "Location from \(source.permissionName) is denied. Run \(grant) to allow it; or, to keep it denied, \(Self.otherWays)."
             }
         case .needsDecision(let sources):
             let names = sources.map(\.permissionName)
@@ -42,14 +50,20 @@ public enum PermissionError: UserFacingError, Equatable {
             return "Location from \(list) needs your permission and there is no terminal to ask on. Run `\(Self.grantCommand(sources))` (or `deny`) once."
         case .declined(let source, let remembered):
             return remembered
-                ? "Location from \(source.permissionName) not allowed: you answered no, and that is remembered. Run `here-weather permissions allow \(source.rawValue)` to change it."
-                : "Location from \(source.permissionName) not allowed: you answered no. Run `here-weather permissions allow \(source.rawValue)` to allow it."
+                ? "Location from \(source.permissionName) not allowed: you answered no, and that is remembered. Run `here-weather permissions allow \(source.rawValue)` to change it; or \(Self.otherWays)."
+                : "Location from \(source.permissionName) not allowed: you answered no. Run `here-weather permissions allow \(source.rawValue)` to allow it; or \(Self.otherWays)."
         case .unanswered(let source):
             return "Location from \(source.permissionName) not allowed: the permission prompt got no answer. Run here-weather again to be asked, or `here-weather permissions allow \(source.rawValue)`."
         }
     }
 
     public var exitStatus: ExitStatus { .notPermitted }
+
+    /// The ways to give the place that need no location source, for every refusal: a user who
+    /// keeps a source off (privacy) is never left at a dead end.
+    static var otherWays: String {
+        "give the place with --city NAME or --lat and --lon, or set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude)))"
+    }
 
     /// The one command that grants `sources`: `here-weather permissions allow gpsd ip`.
     public static func grantCommand(_ sources: [LocationSource]) -> String {

@@ -10,7 +10,9 @@ import Synchronization
 ///   file (`PermissionStore`), never in the config file; "once" lasts for this run;
 /// - an unrecognised answer is asked again, up to `PermissionQuestion.attempts` times; then,
 ///   or at end of input, the sources are refused for this run and nothing is remembered;
-/// - without a terminal, they are refused with the one command that grants them all.
+/// - without a terminal, they are refused with the one command that grants them all; when
+///   another source may answer (a fixed location), they are skipped with one warning line
+///   that names that command.
 ///
 /// Explicit input (`--lat/--lon`, `--city`) is not a source and needs no permission.
 public final class TerminalPermissionAuthorizer: LocationAuthorizer {
@@ -56,6 +58,10 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
                 outcomes = answered ?? [:]
             } else {
                 for source in asking { outcomes[source] = .needsDecision(asking) }
+                // Another source answers: say once what was skipped and how to use it.
+                if sources.contains(where: { resolver.decide($0) == .allowed }) {
+                    prompt.warn(PermissionError.skippedMessage(asking))
+                }
             }
         }
         return sources.map { source in

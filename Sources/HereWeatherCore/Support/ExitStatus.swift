@@ -10,7 +10,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case checkFailed = 1
     /// The command line was wrong.
     case usage = 64
-    /// An input file (e.g. a `--weather-replay` recording) could not be read.
+    /// An input file could not be used: a `--weather-replay` recording that is missing,
+    /// unreadable, or not weather data of the chosen `--provider`.
     case noInput = 66
     /// The weather service could not be reached or did not answer usefully.
     case serviceUnavailable = 69

@@ -135,6 +135,9 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     case undecodable(service: String, reason: String)
     /// A `--weather-replay` file could not be read.
     case recordingUnreadable(path: String, reason: String)
+    /// A `--weather-replay` file is not a body of the chosen provider (another provider's
+    /// recording, or no weather at all): the file is local, so the service is not to blame.
+    case recordingNotWeatherData(service: String, reason: String)
     /// A service whose terms require a contact (MET Norway) has none configured.
     case missingContact(service: String, howToSet: String)
     /// HTTP 403 from MET Norway: the User-Agent was refused or the coordinates too precise.
@@ -166,6 +169,9 @@ public enum WeatherError: UserFacingError, ServiceFailure {
             return "\(service) sent a response that is not weather data: \(reason). Check \(Self.baseURL(service)), or try again later."
         case .recordingUnreadable(let path, let reason):
             return "Cannot read the weather recording \(path): \(reason)."
+        case .recordingNotWeatherData(let service, let reason):
+            let choices = WeatherProviderKind.allCases.map(\.rawValue).joined(separator: ", ")
+            return "The --weather-replay file is not weather data from \(service): \(reason). Pass the --provider it was recorded from (\(choices)), and for OpenWeatherMap the --units it was recorded in."
         case .missingContact(let service, let howToSet):
             return "\(service)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .identificationRefused(let service, let userAgent):
@@ -191,7 +197,7 @@ public enum WeatherError: UserFacingError, ServiceFailure {
         switch self {
         case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct, .insecureBaseURL:
             return .configuration
-        case .recordingUnreadable: return .noInput
+        case .recordingUnreadable, .recordingNotWeatherData: return .noInput
         default: return .serviceUnavailable
         }
     }

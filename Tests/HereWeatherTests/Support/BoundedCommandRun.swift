@@ -30,7 +30,7 @@ extension CommandRunner {
         /// `ulimit -f 0` with SIGXFSZ ignored: every write to a regular file fails with EFBIG,
         /// as on a full disk, and nothing else changes (pipes, reads, sockets).
         var noRoomToWrite = false
-        /// Shell commands run just before the binary, for what `Process` cannot pass: bytes that
+        /// Shell commands run just before the binary, for what the tests' Swift strings cannot pass: bytes that
         /// are not UTF-8 in arguments or variables, e.g. `set -- --config "$(printf 'x\\351')" "$@"`.
         var shellPrelude: String?
     }
@@ -64,59 +64,12 @@ extension CommandRunner {
             let id = String(Self.unprivilegedID)
             command = ["/usr/bin/setpriv", "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "--"] + command
         }
-        // Output through pipes (a file limit would stop files too), each read on a thread of
-        // its own to its end, which comes when the child ends or is killed.
-        let out = Pipe(), err = Pipe()
-        let outText = Collected(), errText = Collected()
-        Thread.detachNewThread { outText.finish(out.fileHandleForReading.readToEndRetryingInterrupts()) }
-        Thread.detachNewThread { errText.finish(err.fileHandleForReading.readToEndRetryingInterrupts()) }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
+        // Output through pipes (a file limit would stop files too).
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let started = ContinuousClock.now
-        try process.run()
-        var hung = false
-        while process.isRunning {
-            if ContinuousClock.now - started > limit {
-                hung = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            usleep(10_000)
-        }
-        process.waitUntilExit()
-        let elapsed = ContinuousClock.now - started
-        return BoundedResult(status: process.terminationStatus, stdout: outText.text(), stderr: errText.text(),
-                             elapsed: elapsed, hung: hung)
-    }
-}
-
-/// One output stream's bytes, handed from its reading thread once the stream has ended.
-private final class Collected: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var data: Data?
-
-    func finish(_ bytes: Data) {
-        condition.lock()
-        data = bytes
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The text, waiting (at most 30 s) for the stream's end.
-    func text() -> String {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while data == nil && condition.wait(until: deadline) {}
-        return String(decoding: data ?? Data(), as: UTF8.self)
+        let run = try ChildProcess.run(command, environment: environment, limit: limit)
+        return BoundedResult(status: run.termination.code, stdout: run.stdoutText, stderr: run.stderrText,
+                             elapsed: run.elapsed, hung: run.killed)
     }
 }
 

@@ -16,18 +16,8 @@ struct CapturedRun: Sendable {
 
     /// The same, waiting on the calling thread.
     static func blocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CapturedRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
-        process.currentDirectoryURL = Fixtures.root
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExit()
-        return CapturedRun(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        let command = executable.hasPrefix("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        let run = try ChildProcess.run(command, environment: environment, directory: Fixtures.root.path, mergingErrors: true)
+        return CapturedRun(status: run.termination.code, text: run.stdoutText)
     }
 }

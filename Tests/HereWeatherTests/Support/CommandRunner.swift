@@ -54,8 +54,8 @@ struct CommandRunner {
     /// The child is waited for on a thread of its own: hundreds of these run in parallel, and
     /// blocking waits on the few cooperative threads would stall the tests whose point is a
     /// deadline.
-    /// A run still going after `killAfter` is killed (SIGKILL) and marked `killed`: a hung
-    /// binary then fails its test instead of hanging the suite.
+    /// A run still going after `killAfter` is killed (SIGKILL to its process group) and marked
+    /// `killed`: a hung binary then fails its test instead of hanging the suite.
     func run(_ arguments: [String], environment extra: [String: String] = [:],
              killAfter limit: Duration? = nil) async throws -> Result {
         try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra, killAfter: limit) } }
@@ -63,28 +63,11 @@ struct CommandRunner {
 
     private func runBlocking(_ arguments: [String], environment extra: [String: String],
                              killAfter limit: Duration?) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let started = ContinuousClock.now
-        try process.run()
-        let watchdog = limit.map { Watchdog(process: process, after: $0) }
-        let outData = out.fileHandleForReading.readToEndRetryingInterrupts()
-        let errData = err.fileHandleForReading.readToEndRetryingInterrupts()
-        process.waitUntilExit()
-        let elapsed = ContinuousClock.now - started
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self),
-                      elapsed: elapsed, killed: watchdog?.finish() ?? false)
+        let run = try ChildProcess.run([Self.executable.path] + arguments, environment: environment, limit: limit)
+        return Result(status: run.termination.code, stdout: run.stdoutText, stderr: run.stderrText,
+                      elapsed: run.elapsed, killed: run.killed)
     }
 }
 
@@ -92,30 +75,5 @@ extension CommandRunner.Result {
     /// stdout parsed as a JSON object.
     var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
-    }
-}
-
-/// Kills a process that is still running after a time limit.
-private final class Watchdog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    private var fired = false
-
-    init(process: Process, after limit: Duration) {
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [self] in
-            lock.lock(); defer { lock.unlock() }
-            // Not once Foundation has reaped it: the pid may be another process's by then.
-            guard !done, process.isRunning else { return }
-            fired = true
-            kill(pid, SIGKILL)
-        }
-    }
-
-    /// Stops watching; whether the process had to be killed.
-    func finish() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        done = true
-        return fired
     }
 }

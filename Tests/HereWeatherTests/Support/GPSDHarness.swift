@@ -58,19 +58,20 @@ import HereWeatherCore
 ///   line to 9600 8O1/8N1 and back), about 1 s; the port accepts connections at once (kernel backlog) but
 ///   gpsd sends `VERSION` only after that. `init` therefore takes about 1 s with a device, ~20 ms without.
 ///   Started as root, gpsd then runs as uid 102 / gid 20 (dialout); the pty is made 0666 like gpsfake does.
-/// * gpspipe block-buffers its output into a file or pipe (run it under `stdbuf -oL`), and children of
-///   Foundation's `Process` inherit the test runner's signal mask, in which SIGTERM is blocked, so
-///   `terminate()` does not stop them (use SIGKILL). gpsd is spawned with an empty mask and default handlers.
+/// * gpspipe block-buffers its output into a file or pipe (run it under `stdbuf -oL`). The test runner's
+///   threads block most signals (SIGTERM among them); gpsd, like every `ChildProcess`, starts with an
+///   empty mask and default handlers.
 ///
 /// Lifetime: gpsd runs under `sh` in its own process group; `sh` also holds the read end of a "lifeline"
 /// pipe whose write end only this process holds. `stop()` (and `deinit`, and the death of the test process
 /// for any reason, even SIGKILL) closes the lifeline, and a background reader in `sh` then sends gpsd
-/// SIGTERM; `sh` reaps gpsd, removes the temporary directory and exits (checked by SIGKILLing the test runner). If that takes longer than 3 s, the whole group gets SIGKILL.
+/// SIGTERM; `sh` reaps gpsd, removes the temporary directory and exits (checked by SIGKILLing the test runner). If that takes longer than 3 s, the whole group gets SIGKILL
+/// (and `ChildGuardian` SIGKILLs it at once if the test process dies).
 /// A parent-death signal would not do: gpsd started as root drops privileges, which clears it.
 final class GPSDHarness: @unchecked Sendable {
     enum HarnessError: Error, CustomStringConvertible {
         case system(String)
-        case gpsdExited(status: Int32, stderr: String)
+        case gpsdExited(status: ChildProcess.Termination, stderr: String)
         case notReady(String, stderr: String)
         case tool(String)
 
@@ -78,7 +79,7 @@ final class GPSDHarness: @unchecked Sendable {
             switch self {
             case .system(let message): return "GPSDHarness: \(message)"
             case .gpsdExited(let status, let stderr):
-                return "GPSDHarness: gpsd exited early (wait status \(status)); its stderr:\n\(stderr)"
+                return "GPSDHarness: gpsd exited early (\(status)); its stderr:\n\(stderr)"
             case .notReady(let message, let stderr):
                 return "GPSDHarness: gpsd not ready: \(message); its stderr:\n\(stderr)"
             case .tool(let message): return "GPSDHarness: \(message)"
@@ -220,20 +221,22 @@ final class GPSDHarness: @unchecked Sendable {
             exit "$rc"
             """
         let argv = ["/bin/sh", "-c", script, "gpsd-harness", tempDir, gpsdPath] + gpsdArgs
-        let env = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C", "GPSD_SHM_KEY=\(shmKey)"]
-        let pid: pid_t
+        let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C", "GPSD_SHM_KEY": shmKey]
+        let child: ChildProcess
         do {
-            pid = try spawn(argv: argv, env: env, stdinFD: -1, stderrFD: errPipe[1], fd3: lifePipe[0])
+            // 0 and 1 /dev/null, 2 gpsd's stderr, 3 the lifeline, nothing else.
+            child = try ChildProcess(argv, environment: env, stderr: .use(errPipe[1]), extra: [lifePipe[0]])
         } catch { close(errPipe[1]); close(lifePipe[0]); throw fail(error) }
         close(errPipe[1]); close(lifePipe[0])
+        let pid = child.pid
 
-        let state = State(pid: pid)
+        let state = State(child: child)
         Thread.detachNewThread { [errFD = errPipe[0]] in state.readStderr(errFD) }
         // From here on, the lifeline and the reaper do the cleaning.
         cleanup.removeLast()
         cleanup.append {
             close(lifePipe[1])
-            state.reap(pid: pid, deadline: .now + .seconds(3))
+            state.reap(deadline: .now + .seconds(3))
         }
 
         // Wait (bounded) until gpsd answers on the port and holds the device.
@@ -397,7 +400,7 @@ final class GPSDHarness: @unchecked Sendable {
         // Let the feeder leave (it checks `stopped` between lines and while waiting).
         _ = state.withLockWaiting(until: .now + .seconds(5)) { s in (!s.feeding, true) }
         close(lifelineFD)
-        state.reap(pid: pid, deadline: .now + .seconds(3))
+        state.reap(deadline: .now + .seconds(3))
         if masterFD >= 0 { close(masterFD) }
         if slaveFD >= 0 { close(slaveFD) }
         try? FileManager.default.removeItem(atPath: tempDir)
@@ -431,37 +434,21 @@ final class GPSDHarness: @unchecked Sendable {
         }
     }
 
-    /// Runs a tool with stdin from a file and stdout into a temporary file, killing it after
-    /// `timeout`; waits on a thread of its own, never on one of the few cooperative threads.
+    /// Runs a tool with stdin from a file and stdout captured, killing it after `timeout`; waits
+    /// on a thread of its own, never on one of the few cooperative threads.
     static func runTool(_ path: String, _ arguments: [String], stdin: URL?, timeout: Duration) async throws -> Data {
         try await BlockingCall.run { Result { try runToolBlocking(path, arguments, stdin: stdin, timeout: timeout) } }
     }
 
     private static func runToolBlocking(_ path: String, _ arguments: [String], stdin: URL?, timeout: Duration) throws -> Data {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-harness-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        let outHandle = try FileHandle(forWritingTo: out)
-        process.standardOutput = outHandle
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL) // terminate()'s SIGTERM arrives blocked (see above)
-            process.waitUntilExit()
-            throw HarnessError.tool("\(path) did not finish within \(timeout)")
-        }
-        process.waitUntilExit()
-        try? outHandle.close()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError.tool("\(path) exited with \(process.terminationStatus)")
-        }
-        return try Data(contentsOf: out)
+        let input = stdin.map { open($0.path, O_RDONLY | O_CLOEXEC) } ?? -1
+        if let stdin, input < 0 { throw HarnessError.tool("cannot open \(stdin.path): \(errnoText())") }
+        defer { if input >= 0 { close(input) } }
+        let run = try ChildProcess.run([path] + arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C"],
+                                       stdin: input >= 0 ? .use(input) : .null, limit: timeout)
+        if run.killed { throw HarnessError.tool("\(path) did not finish within \(timeout)") }
+        guard run.termination == .exited(0) else { throw HarnessError.tool("\(path) ended with \(run.termination)") }
+        return run.stdout
     }
 }
 
@@ -471,7 +458,7 @@ extension GPSDHarness {
     /// Everything the background threads touch, behind one condition lock.
     final class State: @unchecked Sendable {
         let condition = NSCondition()
-        let pid: pid_t
+        let child: ChildProcess
         var stderrText = ""
         var partialLine = ""
         var watchers: Set<Int> = []
@@ -481,10 +468,9 @@ extension GPSDHarness {
         var finishedFeeding = false
         var feedError: String?
         var watcherTimeout: Duration = .seconds(30)
-        var waitStatus: Int32?
         var stderrClosed = false
 
-        init(pid: pid_t) { self.pid = pid }
+        init(child: ChildProcess) { self.child = child }
 
         func withLock<T>(_ body: (State) throws -> T) rethrows -> T {
             condition.lock(); defer { condition.unlock() }
@@ -505,24 +491,12 @@ extension GPSDHarness {
 
         func broadcast() { condition.lock(); condition.broadcast(); condition.unlock() }
 
-        /// The wrapper's wait status once it has exited (reaps it without blocking).
-        func exitStatus() -> Int32? {
-            condition.lock(); defer { condition.unlock() }
-            if let waitStatus { return waitStatus }
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { waitStatus = status; return status }
-            return nil
-        }
+        /// How the wrapper ended, once it has (reaps it without blocking).
+        func exitStatus() -> ChildProcess.Termination? { child.exitStatus }
 
-        func reap(pid: pid_t, deadline: ContinuousClock.Instant) {
-            while exitStatus() == nil && ContinuousClock.now < deadline { usleep(5_000) }
-            if exitStatus() == nil {
-                kill(-pid, SIGKILL)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                withLock { $0.waitStatus = status }
-            }
+        /// Waits until `deadline` for the wrapper to end, then kills its group.
+        func reap(deadline: ContinuousClock.Instant) {
+            if child.wait(within: max(ContinuousClock.now.duration(to: deadline), .zero)) == nil { child.terminate() }
         }
 
         // The stderr reader: keeps a bounded copy and tracks watchers.
@@ -581,7 +555,7 @@ extension GPSDHarness {
                 let timeout = withLock { $0.watcherTimeout }
                 let deadline = ContinuousClock.now + timeout
                 let watched = withLockWaiting(until: deadline) { s in
-                    (s.stopped || !s.watchers.isEmpty || s.waitStatus != nil, !s.watchers.isEmpty && !s.stopped)
+                    (s.stopped || !s.watchers.isEmpty || s.child.exitStatus != nil, !s.watchers.isEmpty && !s.stopped)
                 }
                 if !watched {
                     return finish(withLock { $0.stopped } ? "stopped" : "no client sent ?WATCH within \(timeout)")
@@ -630,8 +604,6 @@ extension GPSDHarness {
 // MARK: - helpers
 
 // Glibc functions the Swift Glibc module does not import (they need _GNU_SOURCE / _XOPEN_SOURCE).
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func c_posix_spawn_file_actions_addclosefrom_np(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 @_silgen_name("pipe2") private func c_pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 @_silgen_name("posix_openpt") private func c_posix_openpt(_ flags: Int32) -> Int32
 @_silgen_name("grantpt") private func c_grantpt(_ fd: Int32) -> Int32
@@ -664,40 +636,6 @@ private func openPTY() throws -> (Int32, Int32, String) {
     tcsetattr(slave, TCSANOW, &attributes)
     chmod(path, 0o666) // gpsd started as root drops privileges
     return (master, slave, path)
-}
-
-/// posix_spawn in a new process group, with a clean set of descriptors: 0 = /dev/null, 1 = /dev/null,
-/// 2 = `stderrFD`, 3 = `fd3`, nothing else (closefrom 4).
-private func spawn(argv: [String], env: [String], stdinFD: Int32, stderrFD: Int32, fd3: Int32) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, stderrFD, 2)
-    posix_spawn_file_actions_adddup2(&actions, fd3, 3)
-    guard c_posix_spawn_file_actions_addclosefrom_np(&actions, 4) == 0 else {
-        throw GPSDHarness.HarnessError.system("posix_spawn_file_actions_addclosefrom_np failed")
-    }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaultSignals = sigset_t()
-    sigemptyset(&defaultSignals)
-    sigaddset(&defaultSignals, SIGTERM); sigaddset(&defaultSignals, SIGINT); sigaddset(&defaultSignals, SIGPIPE)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-    let cArgs = argv.map { strdup($0) } + [nil]
-    let cEnv = env.map { strdup($0) } + [nil]
-    defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
-    guard result == 0 else { throw GPSDHarness.HarnessError.system("posix_spawn \(argv[0]): \(errnoText(result))") }
-    return pid
 }
 
 /// Picks a port free on both 127.0.0.1 and [::1], below the ephemeral range (32768-60999) so that

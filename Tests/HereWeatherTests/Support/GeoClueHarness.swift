@@ -26,10 +26,10 @@ import HereWeatherCore
 ///   `org.freedesktop.DBus.Error.AccessDenied: 'APP' disallowed by configuration for UID 0`.
 ///
 /// Lifetime: the script runs in its own process group, whose number is `unshare`'s pid
-/// (Foundation's `Process` starts every child in a new group), and reads its standard input, a
-/// pipe only this harness writes to, as a lifeline: `stop()`, `deinit`, or the death of the test
-/// process closes it, and the script kills what it started and removes the directory. `stop()` then
-/// kills the whole process group anyway after 3 s. (It ran under `setsid` before, which forks when
+/// (`ChildProcess`), and reads its standard input, a pipe only this harness writes to, as a
+/// lifeline: `stop()`, `deinit`, or the death of the test process closes it, and the script kills
+/// what it started and removes the directory. `stop()` then kills the whole process group anyway
+/// after 3 s (and `ChildGuardian` does at once if the test process dies). (It ran under `setsid` before, which forks when
 /// started as a group leader: the group `stop()` killed was the one its exited parent had left
 /// empty, a number the kernel may give to another test's process meanwhile.)
 final class GeoClueHarness: @unchecked Sendable {
@@ -55,7 +55,7 @@ final class GeoClueHarness: @unchecked Sendable {
     }
 
     /// The environment's process group (unshare, the script and all it starts).
-    var processGroup: pid_t { process.processIdentifier }
+    var processGroup: pid_t { process.pid }
 
     /// The bus address for `DBUS_SYSTEM_BUS_ADDRESS`.
     let busAddress: String
@@ -63,11 +63,11 @@ final class GeoClueHarness: @unchecked Sendable {
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
 
     private let directory: String
-    private let process: Process
-    private let lifeline: Pipe
+    private let process: ChildProcess
+    private let lifeline: ChildPipe
     private let stopping = OnceFlag()
 
-    private init(directory: String, process: Process, lifeline: Pipe) {
+    private init(directory: String, process: ChildProcess, lifeline: ChildPipe) {
         self.directory = directory
         self.process = process
         self.lifeline = lifeline
@@ -93,24 +93,21 @@ final class GeoClueHarness: @unchecked Sendable {
         try FileManager.default.copyItem(atPath: options.response.path, toPath: directory + "/response.json")
         try String(options.responseDelay).write(toFile: directory + "/delay", atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["--mount", "--net", "--fork", "--kill-child", "--",
-                             "/bin/bash", Fixtures.url("geoclue/environment.sh").path, directory,
-                             options.geoclue.rawValue, options.agent ? "yes" : "no"]
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]
-        let lifeline = Pipe(), output = Pipe()
-        process.standardInput = lifeline
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        let lifeline = try ChildPipe(forInput: true), output = try ChildPipe()
+        let process = try ChildProcess(["/usr/bin/unshare", "--mount", "--net", "--fork", "--kill-child", "--",
+                                        "/bin/bash", Fixtures.url("geoclue/environment.sh").path, directory,
+                                        options.geoclue.rawValue, options.agent ? "yes" : "no"],
+                                       environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"],
+                                       stdin: .use(lifeline.childEnd), stdout: .use(output.childEnd))
+        lifeline.closeChildEnd()
+        output.closeChildEnd()
         let harness = GeoClueHarness(directory: directory, process: process, lifeline: lifeline)
 
         // "ready" on stdout, or the end of it when the script failed; bounded by the lifeline
         // closing (stop) after 30 s.
         let timer = DispatchWorkItem { harness.stop() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: timer)
-        let first = output.fileHandleForReading.readLine()
+        let first = readFirstLine(output.ourEnd)
         timer.cancel()
         guard first == "ready" else {
             let log = harness.logs
@@ -147,24 +144,21 @@ final class GeoClueHarness: @unchecked Sendable {
     /// Stops everything: closes the lifeline, waits up to 3 s, then kills the process group.
     func stop() {
         guard stopping.claim() else { return }
-        try? lifeline.fileHandleForWriting.close()
-        let group = process.processIdentifier
-        process.waitForExit(within: .seconds(3))
-        if group > 0 { kill(-group, SIGKILL) }
-        process.waitForExit(within: .seconds(5))
+        lifeline.closeOurEnd()
+        if process.wait(within: .seconds(3)) == nil { process.terminate() }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
 
-private extension FileHandle {
-    /// One line (without the newline), or nil at the end of the stream.
-    func readLine() -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = readData(ofLength: 1)
-            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
+/// One line (without the newline) from `descriptor`, or nil at the end of the stream.
+private func readFirstLine(_ descriptor: Int32) -> String? {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+        let count = read(descriptor, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+        if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+        bytes.append(byte)
     }
 }

@@ -37,17 +37,7 @@ enum JSONSchemaCheck {
 
     /// Runs the system python3 (Debian's python3-jsonschema; a pyenv python3 lacks it).
     private static func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let run = try ChildProcess.run(["/usr/bin/python3"] + arguments, environment: ProcessInfo.processInfo.environment)
+        return (run.termination.code, run.stdoutText, run.stderrText)
     }
 }

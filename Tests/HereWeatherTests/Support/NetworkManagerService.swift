@@ -17,7 +17,9 @@ final class NetworkManagerService: @unchecked Sendable {
     init(fixture: String, bus: PrivateBus? = nil) throws {
         self.bus = try bus ?? PrivateBus()
         log = self.bus.directory.appendingPathComponent("network-manager.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
+        }
         try self.bus.launch(["/usr/bin/python3", Self.script.path, Fixtures.url("wifi/" + fixture).path, log.path],
                             readyLine: "ready")
     }

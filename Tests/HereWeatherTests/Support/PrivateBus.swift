@@ -8,13 +8,9 @@ import HereWeatherCore
 /// The policy is a system bus's without its restrictions: anyone may own any name and send
 /// anything, so test services (`launch`) can take NetworkManager's or GeoClue's name.
 ///
-/// Lifetime: the daemon and every launched service run under `sh`, which kills them
-/// (SIGKILL) when its stdin, a "lifeline" pipe only this process writes, reaches its end:
-/// on `stop()`, `deinit`, or the test process dying for any reason. (Children of
-/// Foundation's `Process` inherit the test runner's signal mask, in which SIGTERM is
-/// blocked, so SIGTERM would not do.) Our ends of the pipes are close-on-exec, so other
-/// tests' children cannot hold a lifeline open; `stop()` still kills the program itself
-/// (its pid is in a file) if `sh` has not ended within 3 s.
+/// Lifetime: the daemon and every launched service are `ChildProcess`es, each in a process
+/// group of its own: `stop()` and `deinit` kill each group (SIGKILL), and `ChildGuardian` does
+/// if the test process dies for any reason.
 final class PrivateBus: @unchecked Sendable {
     enum BusError: Error, CustomStringConvertible {
         case notReady(String)
@@ -27,9 +23,9 @@ final class PrivateBus: @unchecked Sendable {
     let address: String
     /// The temporary folder holding the socket and the config.
     let directory: URL
-    private let daemon: LifelineProcess
+    private let daemon: ServiceProcess
     private let lock = NSLock()
-    private var services: [LifelineProcess] = []
+    private var services: [ServiceProcess] = []
 
     /// Starts a daemon and waits until it prints its address (it then accepts connections).
     init() throws {
@@ -37,7 +33,7 @@ final class PrivateBus: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
         try Self.config(socket: directory.appendingPathComponent("bus").path).write(to: config, atomically: true, encoding: .utf8)
-        daemon = try LifelineProcess(["/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address=1"],
+        daemon = try ServiceProcess(["/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address=1"],
                                      environment: [:])
         let line = try daemon.readLine(timeout: .seconds(20))
         guard line.hasPrefix("unix:") else { throw BusError.notReady("dbus-daemon printed no address: \(line)") }
@@ -55,10 +51,10 @@ final class PrivateBus: @unchecked Sendable {
     /// Runs `arguments` (a service) with this bus as its system bus; it is stopped with the bus.
     /// Waits for its first line on stdout when `readyLine` is set (a service says it is ready).
     @discardableResult
-    func launch(_ arguments: [String], environment extra: [String: String] = [:], readyLine: String? = nil) throws -> LifelineProcess {
+    func launch(_ arguments: [String], environment extra: [String: String] = [:], readyLine: String? = nil) throws -> ServiceProcess {
         var environment = self.environment
         for (key, value) in extra { environment[key] = value }
-        let service = try LifelineProcess(arguments, environment: environment)
+        let service = try ServiceProcess(arguments, environment: environment)
         lock.withLock { services.append(service) }
         if let readyLine {
             let line = try service.readLine(timeout: .seconds(60))
@@ -71,7 +67,7 @@ final class PrivateBus: @unchecked Sendable {
 
     /// Stops every service and the daemon, and removes the folder.
     func stop() {
-        let running = lock.withLock { () -> [LifelineProcess] in
+        let running = lock.withLock { () -> [ServiceProcess] in
             defer { services = [] }
             return services
         }
@@ -102,40 +98,31 @@ final class PrivateBus: @unchecked Sendable {
     }
 }
 
-/// A program run under `sh`, which SIGKILLs it when the lifeline (its stdin) closes.
-final class LifelineProcess: @unchecked Sendable {
-    private let process = Process()
-    private let lifeline = Pipe()
-    private let output = Pipe()
+/// A program on the bus: stdin from /dev/null, stdout read line by line (`readLine`), stderr
+/// into a file; stopped by killing its process group.
+final class ServiceProcess: @unchecked Sendable {
+    private let process: ChildProcess
+    private let output: ChildPipe
     private let errors: URL
-    private let pidFile: URL
     private var buffered = Data()
     private let stopping = OnceFlag()
 
     init(_ arguments: [String], environment: [String: String]) throws {
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-service-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        pidFile = errors.deletingPathExtension().appendingPathExtension("pid")
-        for descriptor in [lifeline.fileHandleForWriting.fileDescriptor, output.fileHandleForReading.fileDescriptor] {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The program's stdin is /dev/null; sh keeps the lifeline and waits on it.
-        process.arguments = ["-c", "\(quoted) </dev/null 2>>'\(errors.path)' & child=$!; echo $child >'\(pidFile.path)'; cat >/dev/null; kill -9 $child 2>/dev/null; wait $child 2>/dev/null"]
+        let errorFile = open(errors.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard errorFile >= 0 else { throw PrivateBus.BusError.notReady("cannot create \(errors.path)") }
+        defer { close(errorFile) }
         var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardInput = lifeline
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        output = try ChildPipe()
+        process = try ChildProcess(arguments, environment: env, stdout: .use(output.childEnd), stderr: .use(errorFile))
+        output.closeChildEnd()
     }
 
     /// The next line the program writes on stdout, waiting at most `timeout`.
     func readLine(timeout: Duration) throws -> String {
         let deadline = ContinuousClock.now + timeout
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        let descriptor = output.ourEnd
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
@@ -145,9 +132,10 @@ final class LifelineProcess: @unchecked Sendable {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { throw PrivateBus.BusError.notReady("no line within \(timeout); stderr: \(stderrText())") }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(min(remaining.components.seconds * 1000 + 1, 200))) > 0 else { continue }
+            guard poll(&poller, 1, Int32(clamping: min(remaining.wholeMilliseconds + 1, 200))) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw PrivateBus.BusError.notReady("the program ended; stderr: \(stderrText())") }
             buffered.append(contentsOf: chunk[0..<count])
         }
@@ -156,20 +144,13 @@ final class LifelineProcess: @unchecked Sendable {
     /// What the program wrote on stderr so far.
     func stderrText() -> String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
-    /// Closes the lifeline (the program is killed) and waits for `sh`.
+    /// Kills the program's process group; it is reaped on a thread of its own (`stop()` runs in
+    /// async tests' `defer`s, on the cooperative pool).
     func stop() {
         guard stopping.claim() else { return }
-        try? lifeline.fileHandleForWriting.close()
-        if !process.waitForExit(within: .seconds(3)) {
-            // Someone else holds the lifeline open: end the program and sh directly.
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8), let child = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(child, SIGKILL)
-            }
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitForExit(within: .seconds(5))
+        process.killGroup()
+        _ = BlockingCall.startThread { [process] in process.wait() }
         try? FileManager.default.removeItem(at: errors)
-        try? FileManager.default.removeItem(at: pidFile)
     }
 
     deinit { stop() }

@@ -9,7 +9,7 @@ import Glibc
 /// (`redirect-server.py`, `fixture-server.py`), with the test certificate
 /// `Fixtures/tls/localhost-cert.pem` (for 127.0.0.1), started for one test and stopped with it.
 final class TLSFixtureServer: @unchecked Sendable {
-    let process = Process()
+    let process: ChildProcess
     let port: Int
 
     /// The test certificate, which is its own CA.
@@ -30,23 +30,34 @@ final class TLSFixtureServer: @unchecked Sendable {
 
     /// Runs `Fixtures/tls/<script>` with `arguments` and reads the port it prints (blocking).
     private init(script: String, arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Fixtures.url("tls/" + script).path] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        // The first line is the port (a bounded read: the server prints it at once).
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
+        let out = try ChildPipe()
+        process = try ChildProcess(["/usr/bin/python3", Fixtures.url("tls/" + script).path] + arguments,
+                                   environment: ProcessInfo.processInfo.environment, stdout: .use(out.childEnd))
+        out.closeChildEnd()
+        // The first line is the port (the server prints it at once; bounded all the same).
+        let line = Self.firstLine(out.ourEnd, within: .seconds(60))
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
             throw FixtureServer.ServerError.socket(0)
         }
         self.port = port
+    }
+
+    /// What is read from `descriptor` up to its first newline, its end, or `limit`.
+    private static func firstLine(_ descriptor: Int32, within limit: Duration) -> String {
+        let deadline = ContinuousClock.now + limit
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while byte != UInt8(ascii: "\n") {
+            let left = ContinuousClock.now.duration(to: deadline)
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard left > .zero, poll(&poller, 1, Int32(clamping: left.wholeMilliseconds)) > 0 else { break }
+            let count = read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 
     var baseURL: String { "https://127.0.0.1:\(port)" }
@@ -59,15 +70,10 @@ final class TLSFixtureServer: @unchecked Sendable {
         return (counts["connections"] ?? -1, counts["requests"] ?? -1)
     }
 
-    /// SIGKILL (the test process may block SIGTERM, and its children inherit the mask), and the
-    /// wait for the exit on a thread of its own. `stop()` runs in async tests' `defer`s, on the
-    /// cooperative pool, and Foundation may learn of the exit late: it watches each child through
-    /// a socket that a child started by another thread at the same moment can inherit. Seen: a
-    /// `where` run waiting at its permission prompt held one; both pool threads waited here for
-    /// it, the prompt's answer needed the pool, and the whole test run stalled.
+    /// Kills the server's process group and reaps it on a thread of its own: `stop()` runs in
+    /// async tests' `defer`s, on the cooperative pool, where no wait belongs.
     func stop() {
-        // Not once Foundation has reaped it: the pid may be another process's by then.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        _ = BlockingCall.startThread { self.process.waitUntilExit() }
+        process.killGroup()
+        _ = BlockingCall.startThread { [process] in process.wait() }
     }
 }

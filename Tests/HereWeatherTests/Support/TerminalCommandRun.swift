@@ -6,22 +6,21 @@ import HereWeatherCore
 /// (so the permission prompt shows), stdout captured, HOME as the runner's.
 final class TerminalCommandRun: @unchecked Sendable {
     let terminal: PseudoTerminal
-    let process = Process()
-    private let out = Pipe()
+    let process: ChildProcess
+    private let out: ChildPipe
+    private let output: CollectedOutput
     /// Everything read from the terminal so far.
     private var shown: [UInt8] = []
 
     init(_ runner: CommandRunner, _ arguments: [String], environment extra: [String: String] = [:]) throws {
         terminal = try PseudoTerminal()
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
         var environment = ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        process.standardOutput = out
-        process.standardInput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardError = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        try process.run()
+        out = try ChildPipe()
+        process = try ChildProcess([CommandRunner.executable.path] + arguments, environment: environment,
+                                   stdin: .use(terminal.slave), stdout: .use(out.childEnd), stderr: .use(terminal.slave))
+        out.closeChildEnd()
+        output = CollectedOutput(out)
     }
 
     /// Reads the terminal until `text` shows (bounded, so a broken test cannot hang) and
@@ -42,15 +41,27 @@ final class TerminalCommandRun: @unchecked Sendable {
         return String(decoding: shown, as: UTF8.self)
     }
 
+    /// Everything the terminal has shown, reading what is waiting without blocking: after
+    /// `finish`, the whole of it.
+    func shownWithoutWaiting() -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var descriptor = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) == 1 else { break }
+            let count = read(terminal.master, &buffer, buffer.count)
+            guard count > 0 else { break }
+            shown += buffer[0..<count]
+        }
+        return String(decoding: shown, as: UTF8.self)
+    }
+
     /// Types `text` at the keyboard.
     func type(_ text: String) { terminal.type(text) }
 
     /// Waits (on a thread of its own) for the exit: the status and stdout.
     func finish() async throws -> (status: Int32, stdout: String) {
-        try await BlockingCall.run { [out, process] in
-            let data = out.fileHandleForReading.readToEndRetryingInterrupts()
-            process.waitUntilExit()
-            return .success((process.terminationStatus, String(decoding: data, as: UTF8.self)))
-        }
+        let ended = await process.exited()
+        let text = try await BlockingCall.run { [output] in .success(output.text()) }
+        return (ended.code, text)
     }
 }

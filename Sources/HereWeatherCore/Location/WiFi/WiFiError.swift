@@ -14,6 +14,10 @@ public enum WiFiError: UserFacingError, Equatable {
     case notInDatabase(service: String)
     /// The service refused or failed (400, 403, 429, 5xx, no answer, a body without a location).
     case serviceFailed(service: String, reason: String)
+    /// The service answered the POST with a redirect (HTTP `status`) to `target` (a host, or
+    /// "another address" when the answer named none), which is never followed: the access
+    /// points go only to the service the configuration names.
+    case redirected(service: String, status: Int, target: String)
 
     public var message: String {
         switch self {
@@ -33,6 +37,8 @@ public enum WiFiError: UserFacingError, Equatable {
             return "No Wi-Fi positioning: the Wi-Fi networks around you are not in \(service)'s database (HTTP 404). Use another source, or set \(ConfigKey.wifiBaseURL) to another service."
         case .serviceFailed(let service, let reason):
             return "No Wi-Fi positioning from \(service): \(reason). Check the network connection and try again later, or set \(ConfigKey.wifiBaseURL) to another service."
+        case .redirected(let service, let status, let target):
+            return "No Wi-Fi positioning from \(service): it redirected the request to \(target) (HTTP \(status)). Redirects are not followed, so nothing was sent there. If \(target) is the service's new address, set \(ConfigKey.wifiBaseURL) to it."
         }
     }
 

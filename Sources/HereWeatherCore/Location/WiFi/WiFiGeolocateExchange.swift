@@ -35,9 +35,22 @@ enum WiFiGeolocateExchange {
         ]).serialized()
     }
 
+    /// The host a redirect's `Location` names, fit for a message: `service` itself for a
+    /// relative one, "another address" when there is none.
+    static func redirectTarget(_ location: String?, service: String, secrets: [String]) -> String {
+        guard let location, !location.isEmpty else { return "another address" }
+        guard location.contains("://") else { return "another address on \(service)" }
+        let target = ServiceText.oneLine(ServiceURL(location).shown, secrets: secrets, maxLength: 120)
+        return target.isEmpty ? "another address" : target
+    }
+
     /// The position and radius (metres) in a response, or the error to report, classified by
     /// the rule every web service shares (`ServiceAnswer`).
     static func read(_ response: HTTPResponse, service: String, secrets: [String]) -> Result<(Coordinate, Double), WiFiError> {
+        if (300..<400).contains(response.status) {
+            return .failure(.redirected(service: service, status: response.status,
+                                        target: redirectTarget(response.headers["location"], service: service, secrets: secrets)))
+        }
         let answer = ServiceAnswer(response, secrets: secrets, maxDetailLength: 120)
         func failed(_ reason: String) -> Result<(Coordinate, Double), WiFiError> {
             .failure(.serviceFailed(service: service, reason: reason + (answer.detail.map { ": \($0)" } ?? "")))

@@ -10,7 +10,8 @@ import Foundation
 /// What is sent follows `WiFiSelection` (no SSIDs, no `_nomap`, hidden or randomised
 /// networks, at most 20, nothing with fewer than 2): the failure for too few comes before
 /// any request, at once. The URL is checked first (https, unless `allow_plain_http` or a
-/// loopback host), the key travels as `?key=` and is never printed, and the request names
+/// loopback host), the key travels as `?key=` and is never printed, a redirect is never
+/// followed (it would send the access points to a host nobody agreed to), and the request names
 /// here-weather and its version in its User-Agent, as BeaconDB asks. An answer is
 /// remembered against its access points (`WiFiNeighbourhoodMemory`): the same
 /// neighbourhood within max age costs no request. The fix's accuracy is the service's
@@ -70,7 +71,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
             headers: [(name: "Content-Type", value: "application/json"), (name: "User-Agent", value: Self.userAgent)],
             deadline: deadline, maxBodyBytes: Self.maxBodyBytes,
             method: "POST", body: Data(WiFiGeolocateExchange.body(accessPoints).utf8),
-            loggedBody: WiFiGeolocateExchange.maskedBody(accessPoints))
+            loggedBody: WiFiGeolocateExchange.maskedBody(accessPoints), followsRedirects: false)
         let response = try await ServiceAnswer.send(request, http: http) { error in
             WiFiError.serviceFailed(service: settings.host, reason: error.summary)
         }
