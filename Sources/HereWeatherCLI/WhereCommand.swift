@@ -26,7 +26,7 @@ struct WhereCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let environment = SystemPath.environment
+        let environment = CommandContext.current.environment
         do {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
