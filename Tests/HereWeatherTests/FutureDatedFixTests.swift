@@ -39,32 +39,32 @@ import Testing
         let harness = try await GPSDHarness.started()
         let log = try Self.write(Self.log(offset: 86_400))
         defer { try? FileManager.default.removeItem(at: log) }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(gpsdConfig(port: harness.port))
         harness.feed(log)
-        let live = try await runner.run(["where", "--json", "--timeout", "4"], setup: .init())
+        let live = try await runner.run(["where", "--json", "--timeout", "4"], killAfter: .seconds(90))
         harness.stop()
         #expect(live.status == 75, "\(live.stdout)\(live.stderr)")
         #expect(live.stderr.contains("fixes dated in the future ignored (check this machine's clock)"), "\(live.stderr)")
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")
         #expect(!FileManager.default.fileExists(atPath: memory.path), "a refused fix is not remembered")
         // gpsd gone: nothing remembered stands in.
-        let later = try await runner.run(["where", "--json", "--timeout", "120"], setup: .init())
+        let later = try await runner.run(["where", "--json", "--timeout", "120"], killAfter: .seconds(90))
         #expect(later.status == 75, "\(later.stdout)\(later.stderr)")
-        #expect(!later.hung)
+        #expect(!later.killed)
     }
 
     @Test func aRememberedFixDatedInTheFutureIsNotUsed() async throws {
         let vacated = try ClosedPort()  // Nothing listens there, for the whole test.
         defer { withExtendedLifetime(vacated) {} }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(gpsdConfig(port: vacated.port))
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")
         try FileManager.default.createDirectory(at: memory.deletingLastPathComponent(), withIntermediateDirectories: true)
         let tomorrow = Date().timeIntervalSince1970 + 86_400
         try #"{"version":1,"latitude":27.95,"longitude":-82.46,"accuracy_m":50,"timestamp":\#(tomorrow),"source":"gpsd"}"#
             .write(to: memory, atomically: true, encoding: .utf8)
-        let result = try await runner.run(["where", "--json", "--timeout", "120"], setup: .init())
+        let result = try await runner.run(["where", "--json", "--timeout", "120"], killAfter: .seconds(90))
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("gpsd is not running"), "\(result.stderr)")
     }
@@ -78,12 +78,12 @@ import Testing
         let greeting = [version, devices, fix].map { $0 + "\r\n" }.joined()
         let peer = try FakeTCPPeer(.init(greeting: Array(greeting.utf8), closes: false))
         defer { peer.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(gpsdConfig(port: peer.port))
-        let result = try await runner.run(["where", "--json", "--timeout", "2"], setup: .init())
+        let result = try await runner.run(["where", "--json", "--timeout", "2"], killAfter: .seconds(90))
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("1 fixes older than the max age ignored"), "\(result.stderr)")
-        let anyAge = try await runner.run(["where", "--json", "--timeout", "2", "--max-age", "off"], setup: .init())
+        let anyAge = try await runner.run(["where", "--json", "--timeout", "2", "--max-age", "off"], killAfter: .seconds(90))
         #expect(anyAge.status == 0, "\(anyAge.stderr)")
         let location = anyAge.json?["location"] as? [String: Any]
         #expect((location?["timestamp"] as? String)?.hasPrefix("1960-06-01T") == true, "\(anyAge.stdout)")
@@ -94,7 +94,7 @@ import Testing
     @Test func anNMEALogDatedTomorrowIsRefused() async throws {
         let log = try Self.write(Self.log(offset: 86_400))
         defer { try? FileManager.default.removeItem(at: log) }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["where", "--replay", log.path, "--json"])
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("10 fixes dated in the future ignored"), "\(result.stderr)")
@@ -105,7 +105,7 @@ import Testing
     @Test func anUndatedLogLaterInTheDayIsReplayed() async throws {
         let log = try Self.write(Self.log(offset: 3 * 3600, withDate: false))
         defer { try? FileManager.default.removeItem(at: log) }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["where", "--replay", log.path, "--json", "--max-age", "off"])
         #expect(result.status == 0, "\(result.stderr)")
     }
