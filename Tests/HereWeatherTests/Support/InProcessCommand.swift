@@ -8,7 +8,7 @@ import HereWeatherCore
 /// permission prompt that cannot be answered (stdin from /dev/null), unless a test says
 /// otherwise. It needs no release build: for the tests whose point is the command's logic
 /// (parsing, suggestions, help, failure lines, output formats, config and permissions). Each
-/// run executes on a thread of its own (`RunThread`), as a process would.
+/// run executes on threads of its own (`RunThreads`), as a process would.
 /// Tests of the process itself (exit seen by a parent, signals, descriptors, stdout that
 /// fails) run the binary with `CommandRunner`.
 struct InProcessCommand {
@@ -57,10 +57,10 @@ struct InProcessCommand {
             standardOutputIsTerminal: terminal.standardOutput, standardErrorIsTerminal: terminal.standardError,
             terminalColumns: terminal.columns, prompt: prompt)
         let started = ContinuousClock.now
-        let thread = RunThread()
-        let run = Task(executorPreference: thread) { await HereWeatherCommand.run(context) }
+        let threads = RunThreads()
+        let run = Task(executorPreference: threads) { await HereWeatherCommand.run(context) }
         let status = await Self.status(of: run, within: limit)
-        if status != nil { thread.stop() }
+        if status != nil { threads.stop() }
         return Result(status: status ?? -1, stdout: standardOutput.text, stderr: standardError.text,
                       elapsed: ContinuousClock.now - started, killed: status == nil)
     }
@@ -102,20 +102,19 @@ final class CapturedOutput: OutputSink {
     var text: String { written.withLock { $0 } }
 }
 
-/// A thread of its own for one in-process run: the run's tasks (and the child tasks they
-/// start) execute here rather than on the cooperative pool that every test shares, so a run
-/// gets the machine's time as a process would, and its deadlines do not pass while it waits
-/// behind hundreds of other tests' tasks for one of the pool's few threads.
-final class RunThread: TaskExecutor, @unchecked Sendable {
+/// Threads of its own for one in-process run, as many as a process's cooperative pool has
+/// (one per core): the run's tasks (and the child tasks they start) execute here rather than
+/// on the pool that every test shares, so a run gets the machine's time as a process would,
+/// and its deadlines do not pass while it waits behind hundreds of other tests' tasks.
+final class RunThreads: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopped = false
     private var ended = false
 
-    init() {
-        if !BlockingCall.startThread({ [self] in loop() }) {
-            ended = true  // No thread to be had: every job goes to the shared pool.
-        }
+    init(count: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+        let started = (0..<count).filter { _ in BlockingCall.startThread { [self] in loop() } }.count
+        if started == 0 { ended = true }  // No thread to be had: every job goes to the shared pool.
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -132,7 +131,7 @@ final class RunThread: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Ends the thread once it has run what is queued.
+    /// Ends the threads once they have run what is queued.
     func stop() {
         condition.lock()
         stopped = true
