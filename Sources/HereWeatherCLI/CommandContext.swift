@@ -48,18 +48,26 @@ public struct CommandContext: Sendable {
     /// that the program was started with closed (`Terminal.reserveStandardStreams`), before
     /// anything opens a file: reading the arguments opens /proc/self/cmdline. A closed stdout
     /// stays one (`ClosedOutput`): writing the report to it fails as it should.
+    /// `--version` alone (scripts and packaging ask it) is answered from the arguments only
+    /// (`HereWeather.run`), so its context reads neither the environment nor the terminal:
+    /// decoding the environment would add half again to that run's instructions.
     public static func process() -> CommandContext {
         let closed = Terminal.reserveStandardStreams()
-        return live(arguments: Array(SystemPath.arguments.dropFirst()),
-                    standardOutputWasClosed: closed.contains(STDOUT_FILENO))
+        let arguments = Array(SystemPath.arguments.dropFirst())
+        let standardOutput: any OutputSink = closed.contains(STDOUT_FILENO) ? ClosedOutput() : FileDescriptorOutput(STDOUT_FILENO)
+        if arguments == ["--version"] {
+            return CommandContext(arguments: arguments, environment: [:], standardOutput: standardOutput,
+                                  standardError: FileDescriptorOutput(STDERR_FILENO), prompt: FileDescriptorPrompt())
+        }
+        return live(arguments: arguments, standardOutput: standardOutput)
     }
 
     /// The process's streams, environment and terminal facts, with `arguments`.
-    static func live(arguments: [String], standardOutputWasClosed: Bool = false) -> CommandContext {
+    static func live(arguments: [String], standardOutput: any OutputSink = FileDescriptorOutput(STDOUT_FILENO)) -> CommandContext {
         CommandContext(
             arguments: arguments,
             environment: SystemPath.environment,
-            standardOutput: standardOutputWasClosed ? ClosedOutput() : FileDescriptorOutput(STDOUT_FILENO),
+            standardOutput: standardOutput,
             standardError: FileDescriptorOutput(STDERR_FILENO),
             standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
             standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
@@ -69,7 +77,11 @@ public struct CommandContext: Sendable {
     }
 
     /// The context of the run this task belongs to; outside a run, the process's own streams.
-    @TaskLocal public static var current: CommandContext = .live(arguments: [])
+    public static var current: CommandContext { bound ?? .live(arguments: []) }
+
+    /// The run's context, bound by `HereWeatherCommand.run` for the tasks of the run. Optional,
+    /// so that binding it costs no default context (the environment read for nothing).
+    @TaskLocal static var bound: CommandContext?
 
     /// The width the text report may use: `COLUMNS`, else the terminal's, else 80 (`TerminalWidth`).
     var reportWidth: Int {

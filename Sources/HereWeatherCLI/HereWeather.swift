@@ -9,7 +9,7 @@ public enum HereWeatherCommand {
     /// Runs the command line of `context` with its streams and facts (`CommandContext.current`
     /// within the run), and returns the exit status; the caller exits with it.
     public static func run(_ context: CommandContext) async -> Int32 {
-        await CommandContext.$current.withValue(context) {
+        await CommandContext.$bound.withValue(context) {
             await HereWeather.run(context.arguments)
         }
     }
