@@ -135,7 +135,7 @@ final class RunThreads: TaskExecutor, @unchecked Sendable {
     func stop() {
         condition.lock()
         stopped = true
-        condition.signal()
+        condition.broadcast()  // Every thread, not one: each waits for work or the stop.
         condition.unlock()
     }
 
