@@ -39,7 +39,7 @@ import Testing
         let harness = try await GPSDHarness.started()
         let log = try Self.write(Self.log(offset: 86_400))
         defer { try? FileManager.default.removeItem(at: log) }
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(gpsdConfig(port: harness.port))
         harness.feed(log)
         let live = try await runner.run(["where", "--json", "--timeout", "4"], killAfter: .seconds(90))
@@ -57,7 +57,7 @@ import Testing
     @Test func aRememberedFixDatedInTheFutureIsNotUsed() async throws {
         let vacated = try ClosedPort()  // Nothing listens there, for the whole test.
         defer { withExtendedLifetime(vacated) {} }
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(gpsdConfig(port: vacated.port))
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")
         try FileManager.default.createDirectory(at: memory.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -78,7 +78,7 @@ import Testing
         let greeting = [version, devices, fix].map { $0 + "\r\n" }.joined()
         let peer = try FakeTCPPeer(.init(greeting: Array(greeting.utf8), closes: false))
         defer { peer.stop() }
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(gpsdConfig(port: peer.port))
         let result = try await runner.run(["where", "--json", "--timeout", "2"], killAfter: .seconds(90))
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")

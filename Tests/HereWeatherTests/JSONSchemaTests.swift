@@ -120,7 +120,7 @@ import Testing
     @Test func whereFromGPSDMatchesTheSchema() async throws {
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(harness.onlySourceConfig)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
         let line = try await output(runner, ["where", "--json", "--timeout", "20"])

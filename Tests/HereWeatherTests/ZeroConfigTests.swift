@@ -62,7 +62,7 @@ import Testing
         let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
         let server = try ipServer()
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(config(gpsdPort: harness.port, ip: server))
         let result = try await runner.run(["where"], environment: Self.environment)
         #expect(result.status == 77)
@@ -117,7 +117,7 @@ import Testing
         // priority, qualifies at once and ends the request long before the 10 s deadline.
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig("""
             version = 1
             [location]
