@@ -67,13 +67,20 @@ let package = Package(
         // The Wi-Fi access points from NetworkManager, over D-Bus.
         .target(name: "HereWeatherWiFi", dependencies: ["HereWeatherCore", "HereWeatherDBus"], swiftSettings: ownCode),
 
-        // The thin command-line front end.
-        .executableTarget(
-            name: "here-weather",
+        // The command-line logic (commands, options, output, terminal) as a library: it writes
+        // through the sinks of a `CommandContext`, so tests run it in-process.
+        .target(
+            name: "HereWeatherCLI",
             dependencies: [
                 "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: ownCode
+        ),
+        // The executable: a few lines that run HereWeatherCLI with the process's context.
+        .executableTarget(
+            name: "here-weather",
+            dependencies: ["HereWeatherCLI"],
             exclude: ["hot-functions.order"],
             swiftSettings: ownCode,
             linkerSettings: [.unsafeFlags(leanLinking)]
@@ -84,7 +91,7 @@ let package = Package(
 
         .testTarget(
             name: "HereWeatherTests",
-            dependencies: ["HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi", "HereWeatherPlaces"]
+            dependencies: ["HereWeatherCLI", "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi", "HereWeatherPlaces"]
         ),
     ]
 )

@@ -24,23 +24,23 @@ import Testing
         (["help", "config", "int"], "unknown command 'config int'; did you mean 'config init'?"),
     ])
     func aMistypedCommandIsNamedWithTheNearestOne(arguments: [String], line: String) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr == "here-weather: \(line)\n", "\(result.stderr)")
         #expect(result.stdout.isEmpty, "no help on stdout: \(result.stdout)")
     }
 
     @Test func aWordNearNoCommandListsThem() async throws {
-        let result = try await CommandRunner().run(["config", "xyzzy"])
+        let result = try await InProcessCommand().run(["config", "xyzzy"])
         #expect(result.status == 64)
         #expect(result.stderr == "here-weather: unknown command 'config xyzzy'; use 'config path', 'config show' or 'config init'\n")
     }
 
     @Test func helpForARealCommandStillWorks() async throws {
-        let result = try await CommandRunner().run(["help", "config", "init"])
+        let result = try await InProcessCommand().run(["help", "config", "init"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("USAGE: here-weather config init"))
-        let helpOnHelp = try await CommandRunner().run(["help", "help"])
+        let helpOnHelp = try await InProcessCommand().run(["help", "help"])
         #expect(helpOnHelp.status == 0, "\(helpOnHelp.stderr)")
         #expect(helpOnHelp.stdout.contains("USAGE: here-weather help"))
     }
@@ -52,7 +52,7 @@ import Testing
         (["--city", "New York", "where"], "here-weather where --city 'New York'"),
     ])
     func aCommandAfterItsOptionsIsShownFirst(arguments: [String], corrected: String) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr == "here-weather: the command comes before its options: \(corrected)\n", "\(result.stderr)")
     }
@@ -72,7 +72,7 @@ import Testing
         (["--max-age", "-5"], "--max-age must be 'off' or from 1 to 31536000 seconds (got \"-5\")."),
     ])
     func aWrongValueNamesTheChoicesAndTheNearest(arguments: [String], message: String) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.hasPrefix("here-weather: "), "\(result.stderr)")
@@ -84,14 +84,14 @@ import Testing
 
     @Test(arguments: [["--units", "Imperial"], ["--units", "IMPERIAL", "--provider", "Open-Meteo"], ["--accuracy", "3KM"]])
     func valuesAreReadInAnyLetterCase(extra: [String]) async throws {
-        let result = try await CommandRunner().run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", tampaReplay] + extra)
+        let result = try await InProcessCommand().run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", tampaReplay] + extra)
         #expect(result.status == 0, "\(result.stderr)")
         let weather = try #require(result.json?["weather"] as? [String: Any])
         #expect(weather["units"] as? String == (extra[1].lowercased() == "imperial" ? "imperial" : "metric"))
     }
 
     @Test func aSourceIsReadInAnyLetterCase() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\n")
         let result = try await runner.run(["where", "--source", "FIXED", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -103,7 +103,7 @@ import Testing
     @Test(arguments: [["--no-such-flag"], ["--lat", "1"], ["--json", "--waybar"], ["report", "extra"],
                       ["--generate-completion-script", "tcsh"], ["where", "--timeout", "soon"]])
     func everyErrorLineStartsWithTheProgramsName(arguments: [String]) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         #expect(Self.allPrefixed(result.stderr), "\(result.stderr)")
         #expect(!result.stderr.contains("Error:"))
@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: [["--lat", "1", "--lon", "2"], ["where", "--lat", "1", "--lon", "2"], ["doctor"], ["config", "show"],
                       ["permissions"], ["permissions", "deny", "ip"], ["--json", "--lat", "1", "--lon", "2"]])
     func aMissingConfigFileIsExit66(command: [String]) async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let missing = runner.home.appendingPathComponent("nonexistent.toml").path
         let result = try await runner.run(command + ["--config", missing])
         #expect(result.status == 66, "\(result.stdout)\(result.stderr)")
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func aFolderAsConfigFileIsExit66() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--config", runner.home.path, "--lat", "1", "--lon", "2"])
         #expect(result.status == 66)
         #expect(result.stderr == "here-weather: cannot read the config file \(runner.home.path) (--config): Is a directory. "
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func configInitCreatesTheFileThatConfigNames() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let named = runner.home.appendingPathComponent("new.toml").path
         let result = try await runner.run(["config", "init", "--config", named])
         #expect(result.status == 0, "\(result.stderr)")
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func theDefaultConfigFileMayBeMissing() async throws {
-        let result = try await CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
+        let result = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

@@ -35,7 +35,7 @@ import Glibc
 
     @Test func twoRunsWithinTheTTLMakeOneRequest() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server))
         let first = try await runner.run(["--json"])
         let second = try await runner.run(["--json"])
@@ -50,7 +50,7 @@ import Glibc
 
     @Test func noCacheAsksAgainAndXDGCacheHomeIsHonoured() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server))
         let elsewhere = runner.home.path + "/elsewhere"
         let environment = ["XDG_CACHE_HOME": elsewhere]
@@ -64,7 +64,7 @@ import Glibc
     }
 
     @Test func aReplayNeitherReadsNorWritesTheCache() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--json", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
@@ -137,7 +137,7 @@ import Glibc
 
     @Test func aLeftoverTemporaryFileAndATruncatedEntryAreHarmless() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server))
         #expect(try await runner.run(["--json"]).status == 0)
         let folder = runner.home.path + "/.cache/here-weather/"
@@ -156,7 +156,7 @@ import Glibc
 
     @Test func offlineAnOldReportIsShownMarkedStale() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server, ttl: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
@@ -177,7 +177,7 @@ import Glibc
 
     @Test func offlineNoStaleFails() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server, ttl: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
@@ -191,7 +191,7 @@ import Glibc
 
     @Test func offlineAReportPastTheStaleLimitIsNotShown() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": Self.forecast])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server, ttl: 0, staleLimit: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
@@ -209,7 +209,7 @@ import Glibc
             default: return .fixture("weather/open-meteo/error-400.json", status: 400)
             }
         }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server, ttl: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         let unavailable = try await runner.run(["--json"])

@@ -246,10 +246,10 @@ import HereWeatherHTTP
         #expect(server.requests.isEmpty)
     }
 
-    // MARK: The binary
+    // MARK: The command
 
-    func runner(_ server: FixtureServer, provider: String = "open-meteo") throws -> CommandRunner {
-        let runner = try CommandRunner()
+    func runner(_ server: FixtureServer, provider: String = "open-meteo") throws -> InProcessCommand {
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
         [location]
         sources = ["gpsd", "ip"]
@@ -296,7 +296,7 @@ import HereWeatherHTTP
         #expect(result.stdout.contains("city search via Open-Meteo geocoding"))
     }
 
-    @Test func binaryNoMatchIs75AndServiceFailureIs69() async throws {
+    @Test func commandNoMatchIs75AndServiceFailureIs69() async throws {
         let empty = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/no-results.json")])
         let none = try await runner(empty).run(["where", "--city", "Xyzzyville", "--json"])
         #expect(none.status == 75)
@@ -310,7 +310,7 @@ import HereWeatherHTTP
         #expect(failed.stderr.contains("Open-Meteo geocoding answered HTTP 500"))
     }
 
-    @Test func binaryFindsAUSStateByItsAbbreviation() async throws {
+    @Test func commandFindsAUSStateByItsAbbreviation() async throws {
         // Issue 15: "Melbourne, FL" listed "Melbourne, Florida, US" among the places found,
         // then answered "no place named".
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
@@ -321,7 +321,7 @@ import HereWeatherHTTP
         #expect(server.requests == ["/v1/search?name=Melbourne&count=10&language=en&format=json&countryCode=US"])
     }
 
-    @Test func binarySuggestsThePlaceAQualifierNearlyNames() async throws {
+    @Test func commandSuggestsThePlaceAQualifierNearlyNames() async throws {
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
         let result = try await runner(server).run(["where", "--city", "Melbourne, Florda"])
         #expect(result.status == 75)
@@ -332,7 +332,7 @@ import HereWeatherHTTP
         #expect(texas.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func binaryUsesTheOpenWeatherMapGeocoderAndHidesTheKey() async throws {
+    @Test func commandUsesTheOpenWeatherMapGeocoderAndHidesTheKey() async throws {
         let server = try FixtureServer(routes: [Self.owmPath: .fixture("geocoding/openweathermap/error-401.json", status: 401)])
         let result = try await runner(server, provider: "openweathermap")
             .run(["where", "--city", "Melbourne", "--verbose"], environment: ["OPENWEATHERMAP_API_KEY": Self.key])
@@ -343,7 +343,7 @@ import HereWeatherHTTP
     }
 
     @Test func cityConflictsWithOtherLocationInputIsUsage64() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let withLat = try await runner.run(["--city", "Melbourne", "--lat", "1", "--lon", "2"])
         #expect(withLat.status == 64)
         #expect(withLat.stderr.contains("--city and --lat/--lon both give the location: use one."))

@@ -25,7 +25,7 @@ import Testing
 
     @Test func fullRunFromTheFixedLocationAgainstALocalServer() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server))
         let result = try await runner.run([])
         #expect(result.status == 0, "\(result.stderr)")
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func jsonOutputFollowsTheSchema() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.9506", "--lon", "-82.4572", "--json", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 1, "one JSON object on one line")
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func nullsStayNullInJSON() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let replay = Fixtures.url("weather/open-meteo/nulls.json").path
         let result = try await runner.run(["--lat", "89.9", "--lon", "0", "--json", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func hourlyAndDailyTables() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--hourly", "--daily", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -106,14 +106,14 @@ import Testing
     }
 
     @Test func unitsFlagConverts() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--units", "imperial", "--json", "--weather-replay", tampaReplay])
         let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["temperature"] as? Double == 80.24)  // 26.8 °C
     }
 
     @Test func openWeatherMapReplayWithItsPlaceName() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let replay = Fixtures.url("weather/openweathermap/weather-tampa-metric.json").path
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
@@ -124,7 +124,7 @@ import Testing
 
     @Test func zeroConfigWithoutATerminalNamesTheCommandThatGrantsTheSources() async throws {
         // No config file: the zero-config chain, not "no fixed location is configured".
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run([])
         #expect(result.status == 77)
         #expect(result.stderr.contains("Run `here-weather permissions allow "))
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func noLocationExplainsHowToConfigureOne() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("[location]\nsources = [\"fixed\"]\n")
         let result = try await runner.run([])
         #expect(result.status == 75)
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func errorsInJSONModeAreJSONOnStdout() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("[location]\nsources = [\"fixed\"]\n")
         let result = try await runner.run(["--json"])
         #expect(result.status == 75)
@@ -157,7 +157,7 @@ import Testing
 
     @Test func serviceFailureIsExit69() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .json(503, "<html>down</html>")])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server))
         let result = try await runner.run(["--json"])
         #expect(result.status == 69)
@@ -168,7 +168,7 @@ import Testing
 
     @Test func unreachableServiceIsExit69() async throws {
         let server = try FixtureServer(routes: [:])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server))
         server.stop()
         let result = try await runner.run([])
@@ -182,7 +182,7 @@ import Testing
             "/data/2.5/weather": .fixture("weather/openweathermap/error-401.json", status: 401),
             "/data/2.5/forecast": .fixture("weather/openweathermap/error-401.json", status: 401),
         ])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server, provider: "openweathermap"))
         for arguments in [[], ["--json"]] {
             let result = try await runner.run(arguments, environment: ["OPENWEATHERMAP_API_KEY": key])
@@ -194,7 +194,7 @@ import Testing
     }
 
     @Test func missingKeyIsExit78NamingBothWaysToSetIt() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "1", "--lon", "2", "--provider", "openweathermap"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("api_key"))
@@ -206,7 +206,7 @@ import Testing
             "/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
             "/data/2.5/forecast": .fixture("weather/openweathermap/forecast-tampa-metric.json"),
         ])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(server: server, provider: "openweathermap").replacingOccurrences(
             of: "[weather.openweathermap]", with: "[weather.openweathermap]\napi_key = \"filekey123\""))
         let result = try await runner.run(["--daily"])
@@ -226,13 +226,13 @@ import Testing
         (["--no-such-flag"], "Unknown option"),
     ])
     func usageErrorsAreExit64(arguments: [String], message: String) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test func negativeCoordinatesParseAsValues() async throws {
-        let result = try await CommandRunner().run(["--lat", "-37.81", "--lon", "144.96", "--json", "--weather-replay",
+        let result = try await InProcessCommand().run(["--lat", "-37.81", "--lon", "144.96", "--json", "--weather-replay",
                                               Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
@@ -240,7 +240,7 @@ import Testing
     }
 
     @Test func missingReplayFileIsExit66() async throws {
-        let result = try await CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay", "/nonexistent/recording.json"])
+        let result = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--weather-replay", "/nonexistent/recording.json"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/recording.json"))
     }
@@ -248,7 +248,7 @@ import Testing
     /// A local file that is not weather data is the file's fault, not the service's: exit 66
     /// (no input), as for an unreadable recording, never 69 (service unavailable).
     @Test func undecodableReplayIsExit66() async throws {
-        let result = try await CommandRunner().run(["--lat", "1", "--lon", "2", "--weather-replay",
+        let result = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--weather-replay",
                                               Fixtures.url("weather/misc/truncated.json").path])
         #expect(result.status == 66)
         #expect(result.stderr.contains("not valid JSON"))
@@ -258,7 +258,7 @@ import Testing
     // MARK: Config
 
     @Test func badConfigNamesFileLineAndColumn() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"metric\nprovider = 3\n")
         let result = try await runner.run(["--lat", "1", "--lon", "2"])
         #expect(result.status == 78)
@@ -273,7 +273,7 @@ import Testing
         ("[weather.open-meteo]\nbase_url = \"api.open-meteo.com\"", "weather.open-meteo.base_url", "URL"),
     ])
     func badValuesAreExit78NamingTheKey(body: String, key: String, detail: String) async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n" + body + "\n")
         let result = try await runner.run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
         #expect(result.status == 78)
@@ -282,7 +282,7 @@ import Testing
     }
 
     @Test func unknownKeysWarnButRun() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\ncolour = true\n[weather]\nunits = \"metric\"\nspeed = 3\n")
         let result = try await runner.run(["--lat", "1", "--lon", "2", "--weather-replay", tampaReplay])
         #expect(result.status == 0)
@@ -291,7 +291,7 @@ import Testing
     }
 
     @Test func configPathFollowsTheEnvironment() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         #expect(try await runner.run(["config", "path"]).stdout == runner.configPath + "\n")
         #expect(try await runner.run(["config", "path"], environment: ["XDG_CONFIG_HOME": "/tmp/xdg"]).stdout
                 == "/tmp/xdg/here-weather/config.toml\n")
@@ -300,7 +300,7 @@ import Testing
     }
 
     @Test func configInitWritesOnceAndRefusesToOverwrite() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let first = try await runner.run(["config", "init"])
         #expect(first.status == 0, "\(first.stderr)")
         let written = try String(contentsOfFile: runner.configPath, encoding: .utf8)
@@ -329,7 +329,7 @@ import Testing
     }
 
     @Test func configShowRedactsTheKey() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n[weather.openweathermap]\napi_key = \"supersecretkey42\"\n")
         let fromFile = try await runner.run(["config", "show"])
         #expect(fromFile.status == 0)
@@ -343,7 +343,7 @@ import Testing
     }
 
     @Test func helpTeachesUsage() async throws {
-        let result = try await CommandRunner().run(["--help"])
+        let result = try await InProcessCommand().run(["--help"])
         #expect(result.status == 0)
         for text in ["--lat", "--json", "--weather-replay", "config", "Exit status", "78"] {
             #expect(result.stdout.contains(text), "help lacks \(text)")

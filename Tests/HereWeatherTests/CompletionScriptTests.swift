@@ -14,7 +14,7 @@ import Testing
     ]
 
     func script(_ shell: String) async throws -> String {
-        let result = try await CommandRunner().run(["--generate-completion-script", shell])
+        let result = try await InProcessCommand().run(["--generate-completion-script", shell])
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
     }

@@ -51,8 +51,8 @@ import Testing
         #expect(warning.hasSuffix("run `chmod 600 '\(path.replacing("'", with: "'\\''"))'`"))
     }
 
-    @Test func theBinaryPrintsOneLineAndThenNothingOnceFixed() async throws {
-        let runner = try CommandRunner()
+    @Test func theCommandPrintsOneLineAndThenNothingOnceFixed() async throws {
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.withKey)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: runner.configPath)
         let exposed = try await runner.run(["where", "--lat", "27.95", "--lon", "-82.46"])

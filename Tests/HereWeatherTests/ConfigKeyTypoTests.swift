@@ -118,7 +118,7 @@ import Testing
     // MARK: The binary
 
     @Test func theBinaryPrintsOneWarningLineInTheOneStyle() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
         version = 1
         [location]
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func policyAndDecisionsWarningsThroughTheBinary() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let state = runner.home.path + "/state"
         let policy = runner.home.path + "/policy.toml"
         try "[location.gpds]\npermission = \"restricted\"\n".write(toFile: policy, atomically: true, encoding: .utf8)

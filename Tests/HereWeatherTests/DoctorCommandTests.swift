@@ -8,7 +8,7 @@ import Testing
             "/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json"),
             "/ipinfo/json": .fixture("ip/ipinfo/success.json"),
         ])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
             version = 1
             [location]
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aBrokenConfigIsExit78() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"kelvinish\"\n")
         let result = try await runner.run(["doctor"])
         #expect(result.status == 78)

@@ -89,7 +89,7 @@ import HereWeatherCore
 
     /// A ```console block is `$ here-weather ARGS` and then exactly what it prints on stdout
     /// (run from the repository root, with an empty home: no config, no cache).
-    @Test func consoleSamplesAreWhatTheBinaryPrints() async throws {
+    @Test func consoleSamplesAreWhatTheCommandPrints() async throws {
         var samples = 0
         for page in try Self.pages() {
             let lines = try Self.read(page).split(separator: "\n", omittingEmptySubsequences: false)
@@ -102,7 +102,7 @@ import HereWeatherCore
                 let expected = lines[(index + 2)..<end].joined(separator: "\n")
                 let arguments = command.split(separator: " ").map(String.init)
                 try #require(!command.contains("\"") && !command.contains("'"), "\(page): keep sample commands free of quotes")
-                let runner = try CommandRunner()
+                let runner = try InProcessCommand()
                 defer { try? FileManager.default.removeItem(at: runner.home) }
                 let result = try await runner.run(arguments.map { $0.hasPrefix("Fixtures/") ? Fixtures.url(String($0.dropFirst("Fixtures/".count))).path : $0 })
                 let actual = result.stdout.hasSuffix("\n") ? String(result.stdout.dropLast()) : result.stdout

@@ -121,7 +121,7 @@ import Testing
     // MARK: The command line
 
     @Test func formatOnTheCommandLine() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay, "--format", "%c %t %w %h"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -131,7 +131,7 @@ import Testing
 
     @Test func badFormatFailsBeforeAnyLocationWork() async throws {
         // No location is configured: a run would end with 75. The format is checked first.
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--format", "%c %Q"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown code %Q"))
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func formatDoesNotGoWithJSONOrTables() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         for arguments in [["--format", "%t", "--json"], ["--format", "%t", "--hourly"], ["--waybar", "--json"]] {
             let result = try await runner.run(["--lat", "1", "--lon", "2"] + arguments)
             #expect(result.status == 64, "\(arguments)")
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func helpListsTheCodes() async throws {
-        let result = try await CommandRunner().run(["report", "--help"])
+        let result = try await InProcessCommand().run(["report", "--help"])
         #expect(result.status == 0)
         for code in FormatString.Code.allCases {
             #expect(result.stdout.contains("%\(code.letter)  \(code.summary)"), "%\(code.letter)")

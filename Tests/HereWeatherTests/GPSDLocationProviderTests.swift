@@ -251,7 +251,7 @@ import Synchronization
     @Test func whereCommandReadsGPSDFromTheConfig() async throws {
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig("""
             version = 1
             [location]

@@ -84,7 +84,7 @@ import Testing
         let response = FixtureServer.Response(status: 200, headers: [("Content-Type", "application/json")] + item.headers,
                                               body: Array(item.body.utf8))
         let server = try FixtureServer { _ in response }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(item.provider, server: server))
         let first = try await runner.run(["--hourly", "--daily"])
         #expect(first.status == 0, "\(first.status): \(first.stderr)")
@@ -107,7 +107,7 @@ import Testing
             $0["current"] = current
         }
         let server = try FixtureServer { _ in .json(200, body) }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config("open-meteo", server: server))
         let result = try await runner.run([])
         #expect(result.status == 69, "\(result.status): \(result.stderr)")
@@ -121,7 +121,7 @@ import Testing
     /// holds such a time and whose service lifetime is 1e300 s.
     @Test func aCachedEntryWithAHugeDateIsShown() async throws {
         let server = try FixtureServer(routes: [:])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config("open-meteo", server: server))
         let body = try Self.body("weather/open-meteo/tampa-metric.json") {
             Self.set(&$0, ["daily", "sunrise"], index: 0, to: "\(Self.year)-11-22T07:00")
@@ -143,7 +143,7 @@ import Testing
     /// turning into a Duration. Both now share one bound.
     @Test(arguments: [["where", "--max-age", "1e18"], ["--max-age", "31536001"], ["where", "--timeout", "1e18"]])
     func flagsAreBoundedLikeTheConfigKeys(_ arguments: [String]) async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(arguments + ["--lat", "27.95", "--lon", "-82.46"])
         #expect(result.status == 64, "\(result.status): \(result.stderr)")
         #expect(result.stderr.contains("from 1 to "), "\(result.stderr)")

@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func configFileChoosesIconsAndClock() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n[output]\nicons = \"nerd\"\nclock = \"12h\"\n")
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
         let base = ["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay]

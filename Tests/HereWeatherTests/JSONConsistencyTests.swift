@@ -8,7 +8,7 @@ import Testing
     /// 0.3° west of due north rounded to 360, while `bearing` said "N" and the schema's range
     /// is 0...359: a whole-degree bearing is now 0 there.
     @Test func aBearingJustWestOfNorthIsZeroDegreesNot360() async throws {
-        let result = try await CommandRunner().run(["where", "--json", "--lat", "27.96", "--lon", "-82.4585"])
+        let result = try await InProcessCommand().run(["where", "--json", "--lat", "27.96", "--lon", "-82.4585"])
         #expect(result.status == 0, "\(result.stderr)")
         let place = try #require((result.json?["location"] as? [String: Any])?["nearest_place"] as? [String: Any])
         #expect(place["name"] as? String == "Tampa")
@@ -20,7 +20,7 @@ import Testing
     /// `name = ""` under [location.fixed] printed `"name":""` (documented: null when none),
     /// an empty "Place:" line in `where`, and "(fixed: )" in the report: a blank name is no name.
     @Test func aBlankFixedNameIsNoName() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ProviderSetup.fixedLocation.replacing(#"name = "Tampa""#, with: #"name = "  ""#))
         let json = try await runner.run(["where", "--json"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -39,7 +39,7 @@ import Testing
     @Test(arguments: [["--json", "--no-such-option"], ["--json", "--lat", "1"], ["--units", "metrc", "--json"],
                       ["where", "--json", "--lon", "1"], ["where", "--lat", "95", "--lon", "1", "--json"], ["wehre", "--json"]])
     func aCommandLineThatDoesNotParseStillPrintsTheJSONError(_ arguments: [String]) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         let error = try #require(result.json?["error"] as? [String: Any], "stdout: \(result.stdout)")
         #expect(error["code"] as? String == "usage")
@@ -52,9 +52,9 @@ import Testing
 
     /// Without `--json` (or with it only after `--`), stdout stays empty as before.
     @Test func withoutJSONAUsageErrorPrintsNothingOnStdout() async throws {
-        let plain = try await CommandRunner().run(["--no-such-option"])
+        let plain = try await InProcessCommand().run(["--no-such-option"])
         #expect(plain.status == 64 && plain.stdout.isEmpty, "\(plain.stdout)")
-        let afterOptions = try await CommandRunner().run(["where", "--lat", "1", "--", "--json"])
+        let afterOptions = try await InProcessCommand().run(["where", "--lat", "1", "--", "--json"])
         #expect(afterOptions.status == 64 && afterOptions.stdout.isEmpty, "\(afterOptions.stdout)")
     }
 }

@@ -37,7 +37,7 @@ import Testing
 
     /// A real report, then copies of it doctored as a writer could drift: each must fail.
     @Test func outputThatDriftsFromTheSchemaFails() async throws {
-        let result = try await CommandRunner().run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather", "--json",
+        let result = try await InProcessCommand().run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather", "--json",
                                                     "--weather-replay", Fixtures.url("weather/pirateweather/tampa-si.json").path])
         let report = try #require(result.json, "\(result.stderr)")
         func doctored(_ change: (inout [String: Any], inout [String: Any]) -> Void) throws -> String {

@@ -33,7 +33,7 @@ import Testing
     ]
 
     /// Runs `arguments` and returns stdout's one line, after checking the exit status.
-    func output(_ runner: CommandRunner, _ arguments: [String], status: Int32 = 0,
+    func output(_ runner: InProcessCommand, _ arguments: [String], status: Int32 = 0,
                 environment: [String: String] = [:]) async throws -> String {
         let result = try await runner.run(arguments, environment: environment)
         #expect(result.status == status, "\(arguments): \(result.stderr)")
@@ -52,7 +52,7 @@ import Testing
     func aReplayedRecordingMatchesTheSchema(_ replay: Replay) async throws {
         let arguments = ["--lat", "27.95", "--lon", "-82.46", "--provider", replay.provider, "--json",
                          "--weather-replay", Fixtures.url("weather/" + replay.file).path] + replay.extra
-        try await expectValid([try await output(try CommandRunner(), arguments)], as: "report")
+        try await expectValid([try await output(try InProcessCommand(), arguments)], as: "report")
     }
 
     /// OpenWeatherMap's classic API answers in two bodies; its recording holds both.
@@ -62,7 +62,7 @@ import Testing
             + #","forecast":"# + String(decoding: Fixtures.data("weather/openweathermap/forecast-tampa-metric.json"), as: UTF8.self) + "}"
         try body.write(to: recording, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: recording) }
-        let line = try await output(try CommandRunner(), ["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap",
+        let line = try await output(try InProcessCommand(), ["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap",
                                                           "--json", "--weather-replay", recording.path])
         #expect(line.contains(#""hourly_step_s":10800"#))
         try await expectValid([line], as: "report")
@@ -76,7 +76,7 @@ import Testing
         let server = try FixtureServer(routes: setup.routes)
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(setup.config(server.baseURL))
         let fresh = try await output(runner, ["--json"], environment: setup.environment)
         let cached = try await output(runner, ["--json"], environment: setup.environment)
@@ -94,16 +94,16 @@ import Testing
         let nmea = ["drive", "hdop-only", "simulated", "southern-eastern", "southern-western"]
         var lines: [String] = []
         for log in nmea {
-            lines.append(try await output(try CommandRunner(), ["where", "--json", "--replay", Fixtures.url("nmea/\(log).nmea").path]))
+            lines.append(try await output(try InProcessCommand(), ["where", "--json", "--replay", Fixtures.url("nmea/\(log).nmea").path]))
         }
-        lines.append(try await output(try CommandRunner(), ["where", "--json", "--lat", "-89.99", "--lon", "180"]))
-        let fixed = try CommandRunner()
+        lines.append(try await output(try InProcessCommand(), ["where", "--json", "--lat", "-89.99", "--lon", "180"]))
+        let fixed = try InProcessCommand()
         try fixed.writeConfig(ProviderSetup.fixedLocation)
         lines.append(try await output(fixed, ["where", "--json"]))
 
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json"),
                                                 "/v1/search": .fixture("geocoding/open-meteo/melbourne.json")])
-        let located = try CommandRunner()
+        let located = try InProcessCommand()
         try located.writeConfig("""
         \(ProviderSetup.ipLocation(server.baseURL))
         [weather.open-meteo]
@@ -120,7 +120,7 @@ import Testing
     @Test func whereFromGPSDMatchesTheSchema() async throws {
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(harness.onlySourceConfig)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
         let line = try await output(runner, ["where", "--json", "--timeout", "20"])
@@ -149,7 +149,7 @@ import Testing
         ]
         var lines: [String] = []
         for (config, arguments, status) in cases {
-            let runner = try CommandRunner()
+            let runner = try InProcessCommand()
             if let config { try runner.writeConfig(config) }
             let line = try await output(runner, arguments, status: status)
             #expect(line.contains(#""exit_status":\#(status)}"#), "\(arguments): \(line)")
@@ -163,19 +163,19 @@ import Testing
     @Test func waybarLinesMatchTheSchema() async throws {
         var lines: [String] = []
         for replay in Self.replays {
-            lines.append(try await output(try CommandRunner(), ["--lat", "27.95", "--lon", "-82.46", "--provider", replay.provider,
+            lines.append(try await output(try InProcessCommand(), ["--lat", "27.95", "--lon", "-82.46", "--provider", replay.provider,
                                                                 "--waybar", "--weather-replay", Fixtures.url("weather/" + replay.file).path]))
         }
         let setup = ProviderSetup.all[0]
         let server = try FixtureServer(routes: setup.routes)
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(setup.config(server.baseURL, ttl: 0))
         lines.append(try await output(runner, ["--waybar"]))
         try runner.writeConfig(setup.config("http://127.0.0.1:\(closed.port)", ttl: 0))
         lines.append(try await output(runner, ["--waybar"]))
-        lines.append(try await output(try CommandRunner(), ["--lat", "1", "--lon", "2", "--waybar", "--weather-replay", "/nonexistent"]))
+        lines.append(try await output(try InProcessCommand(), ["--lat", "1", "--lon", "2", "--waybar", "--weather-replay", "/nonexistent"]))
         #expect(lines.contains { $0.contains(#""class":["clear","alert"]"#) }, "Pirate Weather's alerts")
         #expect(lines.contains { $0.contains(#""class":["clear","stale"]"#) }, "the stale report")
         #expect(lines.contains { $0.contains(#""class":["error","no_input"]"#) })

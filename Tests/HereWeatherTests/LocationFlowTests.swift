@@ -29,7 +29,7 @@ import Testing
 
     @Test func aPermittedIPLookupAnswersWithItsProvenance() async throws {
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ipConfig(server, permission: "allow"))
         let result = try await runner.run(["where", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -56,7 +56,7 @@ import Testing
 
     @Test func anUndecidedIPLookupWithoutATerminalSendsNothing() async throws {
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ipConfig(server))
         let result = try await runner.run(["where"])
         #expect(result.status == 77)
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aDeniedSourceSendsNothingAndSaysHowToAllowIt() async throws {
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ipConfig(server, permission: "deny"))
         let result = try await runner.run(["where", "--json"])
         #expect(result.status == 77)
@@ -76,7 +76,7 @@ import Testing
 
     @Test func theMasterSwitchRefusesAutomaticSourcesButNotExplicitInput() async throws {
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ipConfig(server, permission: "allow", extra: "enabled = false"))
         let refused = try await runner.run(["where"])
         #expect(refused.status == 77)
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aRememberedGrantWorksAndTheLastLocationIsReused() async throws {
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ipConfig(server))
         #expect(try await runner.run(["permissions", "allow", "ip"]).status == 0)
         let first = try await runner.run(["where", "--json", "--accuracy", "any"])
@@ -106,7 +106,7 @@ import Testing
             "/ipinfo/json": .fixture("ip/ipinfo/rate-limited-429.json", status: 429),
             "/ipwhois/": .fixture("ip/ipwhois/success.json"),
         ])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(ipConfig(server, permission: "allow"))
         let result = try await runner.run(["where", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -76,7 +76,7 @@ import Testing
     static let deepArrays = "x = " + String(repeating: "[", count: levels) + String(repeating: "]", count: levels) + "\n"
 
     @Test func aDeeplyNestedConfigIsExit78WithWhere() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n" + Self.deepArrays)
         for arguments in [["where"], ["--lat", "1", "--lon", "2", "--json"], ["config", "show"]] {
             let result = try await runner.run(arguments)
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func aDeeplyNestedSystemPolicyFailsClosedWithWhere() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let policy = runner.home.path + "/policy.toml"
         try ("version = 1\n[location]\n" + Self.deepArrays).write(toFile: policy, atomically: true, encoding: .utf8)
         try runner.writeConfig("version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 1\nlongitude = 2\n")

@@ -77,7 +77,7 @@ import HereWeatherCore
     func anEchoedCityNameStaysOnOneLineWithoutControlCharacters(command: [String]) async throws {
         let server = try FixtureServer(routes: ["/v1/search": .fixture("geocoding/open-meteo/no-results.json")])
         defer { server.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         defer { try? FileManager.default.removeItem(at: runner.home) }
         try runner.writeConfig("[weather.open-meteo]\ngeocoding_url = \"\(server.baseURL)\"\n")
         let city = "Xyz\nzy\u{1B}[2J\u{1B}]0;pwned\u{07}ville\r"
@@ -99,7 +99,7 @@ import HereWeatherCore
     /// everywhere else: no line break, no escape sequence.
     @Test(arguments: [["--units"], ["--provider"], ["where", "--accuracy"], ["where", "--source"], ["--format"]])
     func anEchoedOptionValueStaysOnOneLine(option: [String]) async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         defer { try? FileManager.default.removeItem(at: runner.home) }
         let value = option == ["--format"] ? "%\u{1B}" : "x\ny\u{1B}[2J\u{07}"
         let result = try await runner.run(option + [value])

@@ -6,12 +6,12 @@ import Testing
 @Suite struct PermissionsCommandTests {
     /// A runner whose XDG state folder and system policy are its own.
     struct User {
-        let runner: CommandRunner
+        let runner: InProcessCommand
         var state: String { runner.home.path + "/state" }
         var policyPath: String { runner.home.path + "/policy.toml" }
         var storePath: String { state + "/here-weather/permissions.toml" }
 
-        init() throws { runner = try CommandRunner() }
+        init() throws { runner = try InProcessCommand() }
 
         func run(_ arguments: [String]) async throws -> CommandRunner.Result {
             try await runner.run(["permissions"] + arguments,

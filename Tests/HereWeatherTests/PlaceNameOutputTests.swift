@@ -9,7 +9,7 @@ import Testing
     var openMeteoTampa: [String] { ["--weather-replay", Fixtures.url("weather/open-meteo/tampa-metric.json").path] }
 
     @Test func whereNamesTheNearestPlaceInTextAndJSON() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let text = try await runner.run(["where"] + tampa)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Place:     near Tampa, Florida, US (3 km NE)\n"))
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func placeNamesCanBeTurnedOff() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("[privacy]\nplace_names = false\n")
         let text = try await runner.run(["where"] + tampa)
         #expect(text.status == 0, "\(text.stderr)")
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func theReportNamesThePlaceWhenTheServiceGivesNone() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let text = try await runner.run(tampa + openMeteoTampa)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("near Tampa, Florida, US (3 km NE) (--lat/--lon)\n"))
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aNameFromTheLocationOrTheServiceWins() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         // OpenWeatherMap names its place.
         let openWeatherMap = try await runner.run(
             ["--format", "%l", "--provider", "openweathermap", "--weather-replay",
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func theOpenSeaShowsTheCoordinates() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let line = try await runner.run(["--format", "%l", "--lat", "30", "--lon", "-40"] + openMeteoTampa)
         #expect(line.stdout == "30.0000°N, 40.0000°W\n", "\(line.stderr)")
         let json = try await runner.run(["where", "--json", "--lat", "30", "--lon", "-40"])

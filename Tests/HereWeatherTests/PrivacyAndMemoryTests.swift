@@ -29,7 +29,7 @@ import HereWeatherHTTP
             "/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
             "/data/2.5/forecast": .fixture("weather/openweathermap/forecast-tampa-metric.json"),
         ])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
             version = 1
             [weather]
@@ -181,7 +181,7 @@ import HereWeatherHTTP
     }
 
     @Test func sourceFlagRestrictsTheChain() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
             version = 1
             [location]

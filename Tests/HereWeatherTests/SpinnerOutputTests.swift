@@ -60,7 +60,7 @@ import Glibc
                    "--accuracy", "any", "--timeout", "1"]
 
     @Test func noSpinnerWhenStderrIsNotATerminal() async throws {
-        let result = try await CommandRunner().run(slowRun)
+        let result = try await InProcessCommand().run(slowRun)
         #expect(result.status == 75)
         for mark in Self.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
         #expect(result.stderr.hasPrefix("here-weather: No NMEA fix"))

@@ -91,7 +91,7 @@ import Glibc
     // MARK: Piped output
 
     @Test func theOfflineDemoFitsEightyColumns() async throws {
-        let result = try await CommandRunner().run(Self.demo, environment: ["COLUMNS": "80"])
+        let result = try await InProcessCommand().run(Self.demo, environment: ["COLUMNS": "80"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(widths(result.stdout).max() ?? 0 <= 80, "\(result.stdout)")
         #expect(result.stdout.contains("Sunset 20:17"), "nothing is lost: \(result.stdout)")
@@ -105,13 +105,13 @@ import Glibc
     }
 
     @Test func eightyColumnsIsTheDefault() async throws {
-        let result = try await CommandRunner().run(Self.demo)
+        let result = try await InProcessCommand().run(Self.demo)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(widths(result.stdout).max() ?? 0 <= 80, "\(result.stdout)")
     }
 
     @Test func aWiderTerminalGetsTheLongForms() async throws {
-        let result = try await CommandRunner().run(Self.demo, environment: ["COLUMNS": "120"])
+        let result = try await InProcessCommand().run(Self.demo, environment: ["COLUMNS": "120"])
         #expect(result.status == 0, "\(result.stderr)")
         let longest = widths(result.stdout).max() ?? 0
         #expect(longest > 80 && longest <= 120, "\(result.stdout)")
@@ -121,7 +121,7 @@ import Glibc
     }
 
     @Test func anImpossiblyNarrowWidthIsFortyColumns() async throws {
-        let result = try await CommandRunner().run(Self.demo + ["--units", "imperial"], environment: ["COLUMNS": "12"])
+        let result = try await InProcessCommand().run(Self.demo + ["--units", "imperial"], environment: ["COLUMNS": "12"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(widths(result.stdout).max() ?? 0 <= 40, "\(result.stdout)")
         #expect(widths(result.stdout).max() ?? 0 > 30, "uses the forty: \(result.stdout)")
@@ -130,7 +130,7 @@ import Glibc
     }
 
     @Test func longAlertsWrapUnderTheirLabel() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather",
                                            "--weather-replay", Fixtures.url("weather/pirateweather/tampa-si.json").path],
                                           environment: ["COLUMNS": "60", "PIRATEWEATHER_API_KEY": "k"])

@@ -11,7 +11,7 @@ import Testing
     static let oneCall2020 = Fixtures.url("weather/openweathermap/onecall-2020-no-offset.json").path
 
     func run(_ replay: String, _ extra: [String] = []) async throws -> CommandRunner.Result {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         return try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap",
                                      "--weather-replay", replay, "--json", "--daily"] + extra)
     }

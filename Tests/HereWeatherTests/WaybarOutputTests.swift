@@ -30,7 +30,7 @@ import Testing
     // MARK: Success
 
     @Test func successHasTheFourKeys() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig())
         let result = try await runner.run(["--waybar", "--weather-replay", tampaReplay])
         #expect(result.status == 0, "\(result.stderr)")
@@ -51,14 +51,14 @@ import Testing
     }
 
     @Test func formatSetsTheText() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--waybar", "--format", "%t %h",
                                      "--weather-replay", tampaReplay])
         #expect(try waybarObject(result)["text"] as? String == "26.8°C 65%")
     }
 
     @Test func markupIsEscaped() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig(name: "Bait & <Tackle>"))
         let json = try waybarObject(try await runner.run(["--waybar", "--weather-replay", tampaReplay]))
         let tooltip = try #require(json["tooltip"] as? String)
@@ -86,7 +86,7 @@ import Testing
     // MARK: Failures still give the bar a line
 
     @Test func noLocationIsAnErrorLineAndExitZero() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("[location]\nsources = [\"fixed\"]\n")
         let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func badConfigIsAnErrorLine() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n[weather]\nunits = \"metric\nprovider = 3\n")
         let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
@@ -111,7 +111,7 @@ import Testing
 
     @Test func serviceFailureIsAnErrorLine() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .json(503, "<html>down</html>")])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig(extra: "[weather.open-meteo]\nbase_url = \"\(server.baseURL)\""))
         let result = try await runner.run(["--waybar"])
         #expect(result.status == 0)
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func unreadableReplayIsAnErrorLine() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "1", "--lon", "2", "--waybar", "--weather-replay", "/nonexistent.json"])
         #expect(result.status == 0)
         #expect(classes(try waybarObject(result)) == ["error", "no_input"])

@@ -16,7 +16,7 @@ import Testing
 
     @Test func metnoWithoutAContactFailsBeforeAnyRequest() async throws {
         let server = try FixtureServer(routes: [:])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
         \(ProviderSetup.ipLocation(server.baseURL))
         [weather]
@@ -36,7 +36,7 @@ import Testing
             request.target.hasPrefix("/weatherapi/locationforecast/2.0/compact?")
                 ? .fixture("weather/metno/oslo-compact.json") : .notFound
         }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig("""
         [weather]
         provider = "metno"
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func doctorChecksTheChosenProvider() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig("""
         [weather]
         provider = "metno"
@@ -71,7 +71,7 @@ import Testing
 
     @Test func pirateKeyFromTheEnvironmentIsNeverPrinted() async throws {
         let server = try FixtureServer(routes: [:])  // 404 for the forecast: an error line.
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig("""
         [weather]
         provider = "pirateweather"
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func pirateWithoutAKeyIsAConfigurationError() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(fixedConfig("[weather]\nprovider = \"pirateweather\""))
         let result = try await runner.run([])
         #expect(result.status == 78)
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func providerOptionNamesEveryService() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--provider", "darksky"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("open-meteo, openweathermap, metno or pirateweather"))
@@ -107,7 +107,7 @@ import Testing
     // MARK: Alerts in every output form
 
     @Test func alertsInText() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         // Wide enough that each alert is one line (at 80 columns they wrap: TerminalWidthTests).
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather",
                                            "--weather-replay", pirateReplay], environment: ["COLUMNS": "200"])
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func alertsInJSON() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather", "--json",
                                            "--weather-replay", pirateReplay])
         #expect(result.status == 0, "\(result.stderr)")
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func alertsInWaybarAndFormat() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather", "--waybar",
                                            "--weather-replay", pirateReplay])
         #expect(result.status == 0, "\(result.stderr)")

@@ -6,7 +6,7 @@ import Testing
     func log(_ name: String) -> String { Fixtures.url("nmea/\(name)").path }
 
     @Test func textLooksLikeWhereAmI() async throws {
-        let result = try await CommandRunner().run(["where", "--replay", log("hdop-only.nmea")])
+        let result = try await InProcessCommand().run(["where", "--replay", log("hdop-only.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         // gpsd's first fix: the log's second epoch (gpsd learns the receiver's cycle from the first).
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func jsonHasTheMainKeysPlusModeAndSimulated() async throws {
-        let result = try await CommandRunner().run(["where", "--json", "--replay", log("simulated.nmea")])
+        let result = try await InProcessCommand().run(["where", "--json", "--replay", log("simulated.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         for key in ["latitude", "longitude", "accuracy_m", "source", "timestamp", "name", "altitude_m",
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func accuracyBestReadsTheWholeLog() async throws {
-        let result = try await CommandRunner().run(["where", "--json", "--replay", log("cold-start.nmea"),
+        let result = try await InProcessCommand().run(["where", "--json", "--replay", log("cold-start.nmea"),
                                               "--accuracy", "best", "--timeout", "3600"])
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
@@ -46,7 +46,7 @@ import Testing
     /// 1 m is no `--accuracy` level (those are best, 10m, 100m, 1km, 3km and any); the config
     /// file's `accuracy` takes any distance.
     @Test func anUnmetAccuracyIsMarked() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("[location]\naccuracy = \"1m\"\n")
         let result = try await runner.run(["where", "--json", "--replay", log("drive.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
@@ -57,14 +57,14 @@ import Testing
     }
 
     @Test func noFixIsExit75SayingWhatWasSeen() async throws {
-        let result = try await CommandRunner().run(["where", "--replay", log("no-fix.nmea"), "--timeout", "5"])
+        let result = try await InProcessCommand().run(["where", "--replay", log("no-fix.nmea"), "--timeout", "5"])
         #expect(result.status == 75)
         #expect(result.stderr.contains("No NMEA fix within 5 s"))
         #expect(result.stderr.contains("9 satellites seen, 0 used"))
     }
 
     @Test func configuredNMEASourceAndRequestKeys() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
             version = 1
             [location]
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func theReportPlaysALogWithARecordedWeather() async throws {
-        let result = try await CommandRunner().run(["--replay", log("southern-eastern.nmea"), "--weather-replay",
+        let result = try await InProcessCommand().run(["--replay", log("southern-eastern.nmea"), "--weather-replay",
                                               Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path])
         #expect(result.status == 0, "\(result.stderr)")
         // Open-Meteo names no place: the nearest one is named offline (GeoNames), within 1 km.
@@ -102,13 +102,13 @@ import Testing
         (["where", "--replay", "x.nmea", "--lat", "1", "--lon", "2"], "use one"),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
-        let result = try await CommandRunner().run(arguments)
+        let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test func missingLogIsExit66() async throws {
-        let result = try await CommandRunner().run(["where", "--replay", "/nonexistent/drive.nmea"])
+        let result = try await InProcessCommand().run(["where", "--replay", "/nonexistent/drive.nmea"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/drive.nmea"))
     }
@@ -122,7 +122,7 @@ import Testing
         ("[location]\nsources = [\"gps\"]", "location.sources"),
     ])
     func badLocationConfigIsExit78(body: String, key: String) async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("version = 1\n" + body + "\n")
         let result = try await runner.run(["where"])
         #expect(result.status == 78)

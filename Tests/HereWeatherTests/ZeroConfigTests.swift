@@ -62,7 +62,7 @@ import Testing
         let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(config(gpsdPort: harness.port, ip: server))
         let result = try await runner.run(["where"], environment: Self.environment)
         #expect(result.status == 77)
@@ -74,7 +74,7 @@ import Testing
     @Test func gpsdNotRunningIsNotAskedAbout() async throws {
         let nothing = try ClosedPort()   // bound, not listening: connections are refused
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(gpsdPort: nothing.port, ip: server))
         let result = try await runner.run(["where"], environment: Self.environment)
         #expect(result.status == 77)
@@ -85,7 +85,7 @@ import Testing
     @Test func withAFixedLocationAndNoTerminalTheFixedLocationAnswers() async throws {
         let nothing = try ClosedPort()
         let server = try ipServer()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(config(gpsdPort: nothing.port, ip: server)
                                + "\n[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\naccuracy = 100\n")
         let result = try await runner.run(["where", "--json"], environment: Self.environment)
@@ -117,7 +117,7 @@ import Testing
         // priority, qualifies at once and ends the request long before the 10 s deadline.
         let harness = try await GPSDHarness.started()
         defer { harness.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig("""
             version = 1
             [location]

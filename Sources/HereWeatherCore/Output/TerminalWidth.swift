@@ -27,7 +27,7 @@ public enum TerminalWidth {
     }
 
     /// The terminal's width in columns, when `descriptor` is a terminal that knows it.
-    static func terminalColumns(_ descriptor: Int32) -> Int? {
+    public static func terminalColumns(_ descriptor: Int32) -> Int? {
         guard isatty(descriptor) == 1 else { return nil }
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }

@@ -35,13 +35,13 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     }
 
     /// The authorizer for a run: the system policy and remembered decisions from
-    /// `environment`, prompting on stdin/stderr. Throws `SystemPolicyError` (exit 78) when a
-    /// policy file exists but cannot be used.
-    public static func make(configuration: Configuration, configPath: String,
-                            environment: [String: String]) throws -> TerminalPermissionAuthorizer {
+    /// `environment`, prompting on `prompt` (stdin/stderr). Throws `SystemPolicyError` (exit 78)
+    /// when a policy file exists but cannot be used.
+    public static func make(configuration: Configuration, configPath: String, environment: [String: String],
+                            prompt: any PermissionPrompt = FileDescriptorPrompt()) throws -> TerminalPermissionAuthorizer {
         let resolver = try PermissionResolver.load(configuration: configuration, configPath: configPath,
                                                    environment: environment)
-        return TerminalPermissionAuthorizer(resolver: resolver, store: PermissionStore(environment: environment))
+        return TerminalPermissionAuthorizer(resolver: resolver, store: PermissionStore(environment: environment), prompt: prompt)
     }
 
     /// The refusal for each of `sources` (`nil`: allowed), asking once about those that need it.

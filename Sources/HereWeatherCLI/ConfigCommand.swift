@@ -38,7 +38,7 @@ struct ConfigCommand: ParsableCommand {
                 let loaded = try options.load()
                 Terminal.warn(loaded.warnings)
                 try Terminal.output("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
-                try Terminal.output(ConfigurationText.effective(loaded.configuration, environment: SystemPath.environment),
+                try Terminal.output(ConfigurationText.effective(loaded.configuration, environment: CommandContext.current.environment),
                                     terminator: "")
             } catch let error as any UserFacingError {
                 throw Terminal.fail(error, json: false)

@@ -29,7 +29,7 @@ struct WhereCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let environment = SystemPath.environment
+        let environment = CommandContext.current.environment
         var spinner: Spinner?
         defer { spinner?.stop() }
         do {
@@ -37,7 +37,7 @@ struct WhereCommand: AsyncParsableCommand {
             Terminal.warn(loaded.warnings)
             let (provider, request) = try location.locationSetup(loaded, environment: environment)
             // The report's progress line, on the same terms: a terminal, output for people.
-            if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: json,
+            if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: json,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(loaded.configuration)),
                                       ascii: loaded.configuration.output.icons == .ascii)

@@ -95,7 +95,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = SystemPath.environment
+        let environment = CommandContext.current.environment
         let output = try reportOutput()
         var shown = Configuration.OutputSettings()
         var spinner: Spinner?
@@ -116,7 +116,7 @@ struct ReportCommand: AsyncParsableCommand {
                                                          paths: ConfigurationPaths(environment: environment),
                                                          readsFreshEntries: !noCache, allowsStale: !noStale)
             }
-            if SpinnerPolicy.shouldShow(stderrIsTerminal: isatty(STDERR_FILENO) == 1, machineOutput: output.isForPrograms,
+            if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: output.isForPrograms,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(settings)),
                                       ascii: shown.icons == .ascii)

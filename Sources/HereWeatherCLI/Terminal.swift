@@ -4,43 +4,35 @@ import HereWeatherCore
 import Glibc
 #endif
 
-/// Writing to the terminal's streams.
+/// Writing to the run's streams (`CommandContext.current`).
 ///
 /// Every write to stdout goes through `output`, which checks it: a report that cannot be
 /// written (a full disk, `> /dev/full`, a closed stdout) ends the run with exit 74 and one
 /// line on stderr, never exit 0 with nothing printed. Every line to stderr goes through
 /// `standardError`, which keeps it one line whatever text it echoes.
 enum Terminal {
-    /// Whether stdout was closed when the program started (`here-weather >&-`).
-    nonisolated(unsafe) private static var standardOutputWasClosed = false
-
     /// Puts /dev/null on stdin, stdout or stderr where the program was started with one closed,
     /// before anything else opens a file: the kernel hands out the lowest free number, so a
-    /// cache or lock file would otherwise become "stdout" and receive the report. A closed
-    /// stdout is remembered, and writing the report then fails as it should.
-    static func reserveStandardStreams() {
+    /// cache or lock file would otherwise become "stdout" and receive the report. Returns the
+    /// descriptors that were closed (a closed stdout must stay one for the report's write).
+    static func reserveStandardStreams() -> [Int32] {
+        var closed: [Int32] = []
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", O_RDWR)
             if opened >= 0, opened != descriptor {
                 dup2(opened, descriptor)
                 close(opened)
             }
-            if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
+            closed.append(descriptor)
         }
+        return closed
     }
 
     /// Writes `text` and `terminator` to stdout, all of it. When it cannot, reports an
     /// `OutputWriteError` on stderr and throws its exit (74).
     static func output(_ text: String, terminator: String = "\n") throws {
-        let failure: OutputWriteError
-        if standardOutputWasClosed {
-            failure = OutputWriteError(reason: "standard output is closed")
-        } else if let code = writeAll(STDOUT_FILENO, text + terminator) {
-            failure = OutputWriteError(reason: String(cString: strerror(code)))
-        } else {
-            return
-        }
-        throw fail(failure, json: false)
+        guard let reason = CommandContext.current.standardOutput.write(text + terminator) else { return }
+        throw fail(OutputWriteError(reason: reason), json: false)
     }
 
     /// Prints the text of a clean exit (help, the version, a completion script) on stdout and
@@ -67,7 +59,12 @@ enum Terminal {
     /// name, a path, a config value) become spaces (`ServiceText.printable`), so no text can
     /// break the line or drive the terminal.
     static func standardError(_ line: String) {
-        _ = writeAll(STDERR_FILENO, ServiceText.printable(line) + "\n")
+        standardError(line, to: CommandContext.current.standardError)
+    }
+
+    /// `standardError(_:)` to a given sink, for code that runs outside the run's tasks.
+    static func standardError(_ line: String, to sink: any OutputSink) {
+        _ = sink.write(ServiceText.printable(line) + "\n")
     }
 
     /// Reports `error` (JSON on stdout too when asked, unless stdout is what failed) and
@@ -81,22 +78,8 @@ enum Terminal {
     /// Writes `error` to stdout as `{"error":{...}}` (`JSONReport.error`), for `--json`.
     static func json(error: any UserFacingError) {
         // The run already fails with the error's status: a JSON copy that cannot be written
-        // changes nothing, and the error stays the one line.
-        guard !standardOutputWasClosed else { return }
-        _ = writeAll(STDOUT_FILENO, JSONReport.error(error) + "\n")
-    }
-
-    /// Writes every byte of `text` to `descriptor`; the `errno` of a write that failed, else `nil`.
-    private static func writeAll(_ descriptor: Int32, _ text: String) -> Int32? {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { return result < 0 ? errno : EIO }
-            written += result
-        }
-        return nil
+        // (a closed or full stdout) changes nothing, and the error stays the one line.
+        _ = CommandContext.current.standardOutput.write(JSONReport.error(error) + "\n")
     }
 }
 

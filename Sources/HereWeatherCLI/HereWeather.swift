@@ -4,16 +4,14 @@ import HereWeatherCore
 import Glibc
 #endif
 
-/// The program's entry: runs `HereWeather` on the command line byte for byte
-/// (`SystemPath.arguments`); `CommandLine.arguments` turns bytes that are not UTF-8 into
-/// U+FFFD, so a `--config` path with such a name would no longer open its file.
-@main
-enum Main {
-    static func main() async {
-        // Before anything opens a file (reading the arguments opens /proc/self/cmdline): a
-        // closed stdout must not be taken by that file.
-        Terminal.reserveStandardStreams()
-        await HereWeather.run(Array(SystemPath.arguments.dropFirst()))
+/// The command line's entry, for the executable and for tests that run the command in-process.
+public enum HereWeatherCommand {
+    /// Runs the command line of `context` with its streams and facts (`CommandContext.current`
+    /// within the run), and returns the exit status; the caller exits with it.
+    public static func run(_ context: CommandContext) async -> Int32 {
+        await CommandContext.$bound.withValue(context) {
+            await HereWeather.run(context.arguments)
+        }
     }
 }
 
@@ -64,11 +62,11 @@ struct HereWeather: AsyncParsableCommand {
     /// echo what was typed) are made safe like every other line on stderr. A command line
     /// that does not parse, with `--json` on it, gets the JSON error on stdout like every
     /// other failure: the commands never ran to print it.
-    static func run(_ arguments: [String]) async {
+    static func run(_ arguments: [String]) async -> Int32 {
         // `--version` alone (scripts and packaging ask it) is answered before swift-argument-
         // parser's set-up, which is ~75% of that run's instructions (its reflection over every
         // command's options): the text, checked write and exit status it gives.
-        if arguments == ["--version"] { Glibc.exit(Terminal.finish(output: HereWeatherVersion.current)) }
+        if arguments == ["--version"] { return Terminal.finish(output: HereWeatherVersion.current) }
         var command: any ParsableCommand
         do {
             if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }
@@ -81,7 +79,7 @@ struct HereWeather: AsyncParsableCommand {
                     Terminal.json(error: UsageError(firstLine(message(for: error))))
                 }
             }
-            Glibc.exit(finish(error, arguments: arguments))
+            return finish(error, arguments: arguments)
         }
         do {
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -90,8 +88,9 @@ struct HereWeather: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            Glibc.exit(finish(error, arguments: arguments))
+            return finish(error, arguments: arguments)
         }
+        return ExitStatus.ok.rawValue
     }
 
     /// Reports what ended the run and returns its exit status. Help, the version and completion

@@ -28,8 +28,9 @@ enum ReportOutput {
         let fields = ReportFields(location: location, report: report, output: settings)
         switch self {
         case .text(let hourly, let daily):
-            let style = TerminalStyle.forOutput(isTerminal: isatty(STDOUT_FILENO) == 1, environment: environment,
-                                                width: TerminalWidth.current(environment: environment))
+            let context = CommandContext.current
+            let style = TerminalStyle.forOutput(isTerminal: context.standardOutputIsTerminal, environment: environment,
+                                                width: context.reportWidth)
             try Terminal.output(TextReport(location: location, report: report, style: style, output: settings)
                 .render(hourly: hourly, daily: daily))
         case .json:

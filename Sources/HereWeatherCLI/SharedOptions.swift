@@ -12,14 +12,14 @@ struct ConfigOption: ParsableArguments {
     var config: String?
 
     /// The config file's path: --config, else the environment's (`$HERE_WEATHER_CONFIG`, XDG).
-    func path(environment: [String: String] = SystemPath.environment) -> String {
+    func path(environment: [String: String] = CommandContext.current.environment) -> String {
         config ?? ConfigurationPaths(environment: environment).configFile
     }
 
     /// Loads the config file; its warnings are the caller's to print. The default file may be
     /// missing (the defaults apply); a file named by --config must be there: one that cannot be
     /// opened is exit 66, not a run on the defaults that then advises editing the file it never read.
-    func load(environment: [String: String] = SystemPath.environment) throws -> ConfigurationLoader.Loaded {
+    func load(environment: [String: String] = CommandContext.current.environment) throws -> ConfigurationLoader.Loaded {
         if let config, let code = Self.openFailure(config) {
             throw ConfigFileMissing(path: config, code: code)
         }
@@ -76,6 +76,7 @@ struct VerboseOption: ParsableArguments {
     func httpClient(secrets: [String], environment: [String: String]) throws -> any HTTPClient {
         let client = CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment))
         guard verbose else { return client }
-        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0) }
+        let standardError = CommandContext.current.standardError
+        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0, to: standardError) }
     }
 }

@@ -140,7 +140,8 @@ struct LocationOptions: ParsableArguments {
         var authorizer: any LocationAuthorizer = AllowAllAuthorizer()
         if override == nil {
             let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: loaded.path,
-                                                                 environment: environment)
+                                                                 environment: environment,
+                                                                 prompt: CommandContext.current.prompt)
             Terminal.warn(terminal.warnings)
             authorizer = terminal
         }

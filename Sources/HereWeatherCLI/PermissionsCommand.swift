@@ -33,7 +33,7 @@ struct PermissionsCommand: ParsableCommand {
 
         /// The configuration, the resolver over it and the store, with warnings printed.
         func load() throws -> (PermissionResolver, PermissionStore) {
-            let environment = SystemPath.environment
+            let environment = CommandContext.current.environment
             do {
                 let loaded = try configFile.load(environment: environment)
                 Terminal.warn(loaded.warnings)

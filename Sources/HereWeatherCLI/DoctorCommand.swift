@@ -27,7 +27,7 @@ struct DoctorCommand: AsyncParsableCommand {
     @OptionGroup var verbosity: VerboseOption
 
     func run() async throws {
-        let environment = SystemPath.environment
+        let environment = CommandContext.current.environment
         let path = configFile.path(environment: environment)
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver
