@@ -141,7 +141,8 @@ import HereWeatherCore
         // files that only the source has).
         #expect(manual.contains(".Pa /usr/share/doc/here-weather/location.md"), "the man page does not name the installed guides")
         for guide in ["location.md", "output.md", "json.md", "cache.md", "weather.md"] {
-            #expect(manual.contains(".Pa \(guide)"), "the man page does not name \(guide)")
+            #expect(manual.contains(".Pa \(guide)") || manual.contains(".Pa /usr/share/doc/here-weather/\(guide)"),
+                    "the man page does not name \(guide)")
             let installed = try read(prefix.appendingPathComponent("share/doc/here-weather/\(guide)"))
             #expect(installed == (try read(URL(fileURLWithPath: "docs/\(guide)"))), "the installed \(guide) is not docs/'s")
         }
