@@ -61,7 +61,7 @@ import Testing
 
     @Test func literalsAndCodesTogether() throws {
         #expect(try render("%l: %c %t (%h humidity, 100%%)", Self.report()) == "Tampa: ☀️ 26.8°C (65% humidity, 100%)")
-        #expect(try render("", Self.report()) == "")
+        #expect(throws: UsageError.self, "an empty format prints nothing: refused") { try FormatString("") }
         #expect(try render("no codes", Self.report()) == "no codes")
     }
 
@@ -136,6 +136,25 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown code %Q"))
         #expect(result.stdout.isEmpty)
+    }
+
+    /// `--format ''` printed an empty line and exit 0: a blank status bar, no hint why.
+    @Test(arguments: ["", " ", "\t"])
+    func anEmptyFormatIsAUsageError(format: String) async throws {
+        let result = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--format", format])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("here-weather: --format is empty; give it %-codes, e.g. --format '%c %t'"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let waybar = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--waybar", "--format", format])
+        #expect(waybar.status == 64, "\(waybar.stderr)")
+    }
+
+    /// The option's help points at the code list where it really is: above, in the overview.
+    @Test func formatHelpPointsAtTheCodeList() async throws {
+        let help = try await InProcessCommand().run(["report", "--help"]).stdout
+        let codes = try #require(help.range(of: "%t "), "no code list:\n\(help)")
+        let option = try #require(help.range(of: "(the codes are listed above;"), "\(help)")
+        #expect(codes.lowerBound < option.lowerBound)
     }
 
     @Test func formatDoesNotGoWithJSONOrTables() async throws {

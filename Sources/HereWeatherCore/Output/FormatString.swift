@@ -80,8 +80,13 @@ public struct FormatString: Sendable, Equatable {
 
     public let tokens: [Token]
 
-    /// Parses `text`; throws a `UsageError` naming an unknown code or a lone trailing `%`.
+    /// Parses `text`; throws a `UsageError` naming an unknown code or a lone trailing `%`, or
+    /// for a format with nothing to print (`--format ''` printed an empty line and exit 0,
+    /// which a status bar shows as a blank).
     public init(_ text: String) throws(UsageError) {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw UsageError("--format is empty; give it %-codes, e.g. --format '%c %t' (or 1 to 4, wttr.in's presets), or leave it out for the full report.")
+        }
         do {
             tokens = try PercentCodes.parse(Self.presets[text] ?? text, codes: Code.byLetter)
         } catch {
