@@ -26,7 +26,10 @@ struct HereWeather: AsyncParsableCommand {
         lookup, then the fixed location if [location.fixed] has one: sources not present on \
         this machine are skipped, the first run on a terminal asks once which may be used \
         (without a terminal: exit 77 with the command that allows them), and the first fix \
-        that meets the desired accuracy wins. A fixed location without a stated accuracy, or         within the desired one, is the answer at once: nothing is asked, no other source         started. A coarser one is the fallback after the live sources (without a terminal,         sources not yet allowed are skipped with a warning). The weather comes from Open-Meteo (no key needed), \
+        that meets the desired accuracy wins. A fixed location without a stated accuracy, or \
+        within the desired one, is the answer at once: nothing is asked, no other source \
+        started. A coarser one is the fallback after the live sources (without a terminal, \
+        sources not yet allowed are skipped with a warning). The weather comes from Open-Meteo (no key needed), \
         OpenWeatherMap, MET Norway (a contact address needed) or Pirate Weather ([weather] provider, \
         or --provider).
 
@@ -39,8 +42,8 @@ struct HereWeather: AsyncParsableCommand {
           here-weather --waybar           # JSON for a waybar custom module
           here-weather config init        # write a commented config file to edit
 
-        The report options (--format and its %-codes, --waybar, --hourly, --daily, \
-        --json) are listed by `here-weather report --help`.
+        The options below are the report's; `here-weather report --help` adds the %-codes \
+        of --format and what --waybar prints.
 
         Config file: $HERE_WEATHER_CONFIG, else $XDG_CONFIG_HOME/here-weather/config.toml \
         (~/.config/here-weather/config.toml).
@@ -103,7 +106,7 @@ struct HereWeather: AsyncParsableCommand {
         }
         let status = exitCode(for: error)
         if status == .success {
-            return Terminal.finish(output: CompletionScript.adjusted(fullMessage(for: error)))
+            return Terminal.finish(output: CompletionScript.adjusted(withReportOptions(fullMessage(for: error))))
         }
         let message = message(for: error)
         guard !message.isEmpty else { return status.rawValue }  // an exit the command reported itself
@@ -118,6 +121,33 @@ struct HereWeather: AsyncParsableCommand {
             Terminal.standardError("here-weather: " + message)
         }
         return status.rawValue
+    }
+
+    /// The top-level help with the options of the default command in it: a plain
+    /// `here-weather` runs the report, so `here-weather --help` lists what it takes (`--lat`,
+    /// `--json`, `--format`, ...), not only `--version` and `--help`. Other help is unchanged.
+    static func withReportOptions(_ help: String) -> String {
+        guard help.hasPrefix("OVERVIEW: \(configuration.abstract)"), let rootOptions = section("OPTIONS:", in: help) else {
+            return help
+        }
+        let reportHelp = ReportCommand.helpMessage()
+        guard let reportOptions = section("OPTIONS:", in: reportHelp) else { return help }
+        let version = help[rootOptions].split(separator: "\n").filter { $0.hasPrefix("  --version") }
+        let options = "OPTIONS (of report, the default command):\n"
+            + (reportHelp[reportOptions].split(separator: "\n").dropFirst() + version).joined(separator: "\n") + "\n"
+        var combined = help
+        combined.replaceSubrange(rootOptions, with: options)
+        return combined.replacing("\nUSAGE: here-weather <subcommand>\n",
+                                  with: "\nUSAGE: here-weather [<options>]\n       here-weather <subcommand>\n", maxReplacements: 1)
+    }
+
+    /// The range of the section that starts with the line `title` and ends before the next
+    /// blank line (or the end).
+    static func section(_ title: String, in help: String) -> Range<String.Index>? {
+        guard let start = help.firstRange(of: "\n" + title + "\n")?.lowerBound else { return nil }
+        let body = help.index(after: start)
+        let end = help[body...].firstRange(of: "\n\n")?.lowerBound ?? help.endIndex
+        return body..<help.index(end, offsetBy: end == help.endIndex ? 0 : 1)
     }
 
     /// Whether `--json` is among the options (before a `--` that ends them).

@@ -149,12 +149,35 @@ import Testing
         #expect(waybar.status == 64, "\(waybar.stderr)")
     }
 
-    /// The option's help points at the code list where it really is: above, in the overview.
+    /// The option's help points at the code list where it really is, from either help.
     @Test func formatHelpPointsAtTheCodeList() async throws {
         let help = try await InProcessCommand().run(["report", "--help"]).stdout
-        let codes = try #require(help.range(of: "%t "), "no code list:\n\(help)")
-        let option = try #require(help.range(of: "(the codes are listed above;"), "\(help)")
-        #expect(codes.lowerBound < option.lowerBound)
+        #expect(help.contains("%-codes: here-weather report --help;"), "\(help)")
+        #expect(help.contains("%t "), "no code list:\n\(help)")
+        let top = try await InProcessCommand().run(["--help"]).stdout
+        #expect(top.contains("%-codes: here-weather report --help;"), "\(top)")
+    }
+
+    /// `here-weather --help` once listed only -h and --version: the options of the command a
+    /// plain `here-weather` runs are there too, with --version, and the subcommands after them.
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func topLevelHelpListsTheReportsOptions(arguments: [String]) async throws {
+        let result = try await InProcessCommand().run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        let help = result.stdout
+        let options = try #require(help.range(of: "\nOPTIONS (of report, the default command):\n"), "\(help)")
+        let subcommands = try #require(help.range(of: "\nSUBCOMMANDS:\n"), "\(help)")
+        #expect(options.upperBound < subcommands.lowerBound)
+        let listed = help[options.upperBound..<subcommands.lowerBound]
+        for option in ["--lat", "--lon", "--city", "--json", "--format", "--waybar", "--daily", "--hourly", "--units",
+                       "--provider", "--timeout", "--config", "--version", "-h, --help"] {
+            #expect(listed.contains(option), "\(option) missing from:\n\(listed)")
+        }
+        #expect(!help.contains("\nOPTIONS:\n"), "a second OPTIONS section:\n\(help)")
+        #expect(help.contains("\nUSAGE: here-weather [<options>]\n       here-weather <subcommand>\n"), "\(help)")
+        // Subcommand help is unchanged.
+        let whereHelp = try await InProcessCommand().run(["where", "--help"]).stdout
+        #expect(whereHelp.contains("\nOPTIONS:\n") && !whereHelp.contains("default command):"))
     }
 
     @Test func formatDoesNotGoWithJSONOrTables() async throws {
