@@ -3,7 +3,7 @@ import HereWeatherCore
 
 /// Runs the built `here-weather` binary as a user would: a temporary HOME and XDG
 /// folders, no inherited config, stdin from /dev/null, stdout and stderr captured.
-struct CommandRunner {
+struct CommandRunner: TemporaryHome {
     struct Result: Sendable {
         var status: Int32
         var stdout: String
@@ -18,8 +18,7 @@ struct CommandRunner {
     let home: URL
 
     init() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        home = try Self.makeHome()
     }
 
     /// The binary users run: the release build that `make build` makes (static Swift
@@ -37,17 +36,6 @@ struct CommandRunner {
         }
         return url
     }()
-
-    var configPath: String { home.appendingPathComponent(".config/here-weather/config.toml").path }
-
-    /// Writes `text` as the user's config file, readable by its owner only (as `config init`
-    /// writes it: a file with a key that others can read draws a warning).
-    func writeConfig(_ text: String) throws {
-        let url = URL(fileURLWithPath: configPath)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-    }
 
     /// Runs the binary with `arguments` and extra `environment` values.
     ///

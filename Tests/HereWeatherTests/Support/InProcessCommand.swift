@@ -11,7 +11,7 @@ import HereWeatherCore
 /// run executes on threads of its own (`RunThreads`), as a process would.
 /// Tests of the process itself (exit seen by a parent, signals, descriptors, stdout that
 /// fails) run the binary with `CommandRunner`.
-struct InProcessCommand {
+struct InProcessCommand: TemporaryHome {
     /// The same shape as the binary's runs: status, stdout, stderr.
     typealias Result = CommandRunner.Result
 
@@ -24,19 +24,7 @@ struct InProcessCommand {
 
     init(queued: Bool = true) throws {
         self.queued = queued
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    }
-
-    var configPath: String { home.appendingPathComponent(".config/here-weather/config.toml").path }
-
-    /// Writes `text` as the user's config file, readable by its owner only (as `config init`
-    /// writes it).
-    func writeConfig(_ text: String) throws {
-        let url = URL(fileURLWithPath: configPath)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        home = try Self.makeHome()
     }
 
     /// The terminal facts of a run: none by default, as with stdin from /dev/null and pipes.
