@@ -8,8 +8,8 @@ import Testing
 @Suite(.serialized) struct GPSDJSONRecorder {
     static let enabled = ProcessInfo.processInfo.environment["HERE_WEATHER_RECORD_GPSD_JSON"] == "1"
 
-    static let logs = ["10hz", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
-                       "multi-constellation", "no-fix", "simulated", "simulator-status-v", "southern-eastern",
+    static let logs = ["10hz", "10hz-gga-first", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
+                       "multi-constellation", "no-fix", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
                        "southern-western", "zero-satellites"]
 
     @Test(.enabled(if: enabled), arguments: logs)

@@ -148,9 +148,9 @@ import Testing
 
     // MARK: Through the real gpsd, the project's logs (dated days before today)
 
-    static let fixedLogs = ["10hz", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
-                            "multi-constellation", "simulated", "simulator-status-v", "southern-eastern", "southern-western",
-                            "zero-satellites"]
+    static let fixedLogs = ["10hz", "10hz-gga-first", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
+                            "multi-constellation", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
+                            "southern-western", "zero-satellites"]
 
     @Test(arguments: fixedLogs, [false, true])
     func everyLogGPSDFixesGivesOneOfGPSDsFixes(_ name: String, maxAgeOff: Bool) async throws {
