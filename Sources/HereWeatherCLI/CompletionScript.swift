@@ -4,7 +4,8 @@
 /// `report` is the default command, so `here-weather --units imperial` is a report; but the
 /// generated bash script completes only the root's own options there (`--ho<Tab>` offers
 /// nothing; swift-argument-parser issue #488). The bash script is given one rule at the top of
-/// its root function: a line whose first word is an option is completed as `report`'s.
+/// its root function: a line whose first word is an option is completed as `report`'s; and
+/// `help <Tab>` offers the commands.
 enum CompletionScript {
     /// `text` with the bash script's root function completing `report`'s options; any other
     /// text (help, another shell's script, a bash script not laid out as expected) as it is.
@@ -15,7 +16,18 @@ enum CompletionScript {
               let anchor = lines[root...].firstIndex(of: rootWordsLine)
         else { return text }
         lines.insert(contentsOf: reportRule, at: anchor + 1)
+        // `help <Tab>` offers the commands it can explain (the generated function offers none).
+        if let help = lines.firstIndex(of: "_here-weather_help() {"),
+           let offer = lines[help...].firstIndex(of: "    __here-weather_offer_flags_options -1") {
+            lines.insert(helpRule, at: offer + 1)
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// Completes `help`'s argument with the commands (`help` itself left out).
+    static var helpRule: String {
+        let commands = HereWeather.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
+        return "    COMPREPLY+=($(compgen -W '\(commands.joined(separator: " "))' -- \"${cur}\"))"
     }
 
     /// The line of the root function that collects the words typed after `here-weather`.

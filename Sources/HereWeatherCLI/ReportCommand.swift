@@ -47,7 +47,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as one JSON object on one line; errors as {\"error\":{...}}.")
     var json = false
 
-    @Option(help: ArgumentHelp("Print one line filled in from %-codes, e.g. '%c %t %w' (%-codes: here-weather report --help; %% is a percent sign).", valueName: "string"))
+    @Option(help: ArgumentHelp("Print one line filled in from %-codes, e.g. '%c %t %w' (%-codes: here-weather report --help; %% is a percent sign).", valueName: "string"),
+            completion: .list(FormatString.presets.keys.sorted()))
     var format: String?
 
     @Flag(help: "Print one JSON line for waybar's custom module (text, tooltip, class, alt); exits 0 even on failure.")

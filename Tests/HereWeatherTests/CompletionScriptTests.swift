@@ -68,6 +68,11 @@ import Testing
         (["--json", "--no-"], ["--no-stale", "--no-cache"]),
         (["wh"], ["where"]),
         (["where", "--ho"], []),
+        // help <Tab> names the commands; --format <Tab> its presets (issue 24, item 10).
+        (["help", ""], ["report", "where", "doctor", "config", "permissions"]),
+        (["help", "p"], ["permissions"]),
+        (["--format", ""], ["1", "2", "3", "4"]),
+        (["--json", "--lat", "1", "--lon", "2", "--format", "3"], ["3"]),
     ])
     func bashCompletes(words: [String], expected: [String]) async throws {
         let offered = try await bashTab(words)
