@@ -12,17 +12,26 @@ import Foundation
 
 /// `here-weather doctor`: what works, and what to fix.
 struct DoctorCommand: AsyncParsableCommand {
+    /// The checks as text at the report's width, or as JSON.
+    func show(_ checks: [Doctor.Check]) throws {
+        try Terminal.output(json ? Doctor.json(checks) : Doctor.render(checks, width: CommandContext.current.reportWidth))
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the config, each location source and the weather service, and say what to fix.",
         discussion: """
         Sources are probed only when permitted (nothing is sent to a third party without \
         permission), each with a 5 s deadline. Exit status: 0 when every check passed, 1 \
-        when any failed, 78 when the config file itself is wrong.
+        when any failed, 78 when the config file itself is wrong. The text fits COLUMNS (else \
+        the terminal, else 80 columns); --json prints {"ok":...,"checks":[{"name","status","detail"}]}.
         """
     )
 
     @OptionGroup var configFile: ConfigOption
+
+    @Flag(help: "Print the checks as one JSON object on one line.")
+    var json = false
 
     @OptionGroup var verbosity: VerboseOption
 
@@ -39,7 +48,7 @@ struct DoctorCommand: AsyncParsableCommand {
             http = try verbosity.httpClient(secrets: ProviderFactory.secrets(loaded.configuration, environment: environment),
                                             environment: environment)
         } catch let error as any UserFacingError {
-            try Terminal.output(Doctor.render([Doctor.Check(name: "config", status: .fail, detail: error.message)]))
+            try show([Doctor.Check(name: "config", status: .fail, detail: error.message)])
             throw ExitCode(error.exitStatus.rawValue)
         }
         let settings = loaded.configuration
@@ -68,7 +77,7 @@ struct DoctorCommand: AsyncParsableCommand {
             units: settings.weather.units,
             skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()
-        try Terminal.output(Doctor.render(checks))
+        try show(checks)
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 }

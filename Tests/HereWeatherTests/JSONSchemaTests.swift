@@ -116,6 +116,31 @@ import Testing
         try await expectValid(lines, as: "where")
     }
 
+    /// `doctor --json`, with checks that pass, fail and are skipped, and with a broken config.
+    @Test func doctorMatchesTheSchema() async throws {
+        let runner = try InProcessCommand()
+        try runner.writeConfig("""
+            version = 1
+            [location]
+            sources = ["gpsd", "ip", "fixed"]
+            [location.gpsd]
+            permission = "allow"
+            host = "127.0.0.1"
+            port = 1
+            [location.fixed]
+            latitude = 27.9506
+            longitude = -82.4572
+            [weather.open-meteo]
+            base_url = "http://127.0.0.1:1"
+            """)
+        let checked = try await output(runner, ["doctor", "--json"], status: 1)
+        let broken = try InProcessCommand()
+        try broken.writeConfig("version = 1\n[weather]\nunits = \"kelvinish\"\n")
+        let failed = try await output(broken, ["doctor", "--json"], status: 78)
+        #expect(failed.contains(#""name":"config","status":"fail""#), "\(failed)")
+        try await expectValid([checked, failed], as: "doctor")
+    }
+
     /// gpsd itself (fed NMEA by the harness): mode and simulated come from its report.
     @Test func whereFromGPSDMatchesTheSchema() async throws {
         let harness = try await GPSDHarness.started()

@@ -101,11 +101,47 @@ public struct Doctor: Sendable {
         }
     }
 
-    /// The report as aligned text.
-    public static func render(_ checks: [Check]) -> String {
-        let width = checks.map(\.name.count).max() ?? 0
-        return checks.map { check in
-            TextWidth.pad(check.name, width) + "  " + TextWidth.pad(check.status.rawValue.uppercased(), 4) + "  " + check.detail
+    /// The report as aligned text that fits `width` columns (the report's width rule:
+    /// `COLUMNS`, else the terminal's, else 80): a long detail is wrapped under itself, so the
+    /// name and status columns stay clear.
+    public static func render(_ checks: [Check], width: Int = TerminalWidth.standard) -> String {
+        let nameWidth = checks.map { TextWidth.columns($0.name) }.max() ?? 0
+        let indent = nameWidth + 2 + 4 + 2
+        let room = max(TerminalWidth.minimum - indent, width - indent)
+        return checks.flatMap { check in
+            let lines = wrapKeepingWords(check.detail, room)
+            let first = TextWidth.pad(check.name, nameWidth) + "  " + TextWidth.pad(check.status.rawValue.uppercased(), 4) + "  "
+            return [(first + (lines.first ?? "")).trimmingSuffixSpaces]
+                + lines.dropFirst().map { String(repeating: " ", count: indent) + $0 }
         }.joined(separator: "\n")
+    }
+
+    /// `text` wrapped at spaces into lines of at most `width` columns, where a word longer than
+    /// a line (a path, a command) stands whole on a line of its own: advice that is cut is
+    /// advice that cannot be followed.
+    static func wrapKeepingWords(_ text: String, _ width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ").map(String.init) {
+            if !line.isEmpty, TextWidth.columns(line) + 1 + TextWidth.columns(word) <= width {
+                line += " " + word
+            } else {
+                if !line.isEmpty { lines.append(line) }
+                line = word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The report as one JSON object on one line, for scripts:
+    /// `{"ok":false,"checks":[{"name":"config","status":"ok","detail":"..."}]}`.
+    public static func json(_ checks: [Check]) -> String {
+        JSONOutput.object([
+            ("ok", .bool(!checks.contains { $0.status == .fail })),
+            ("checks", .array(checks.map { check in
+                .object([("name", .string(check.name)), ("status", .string(check.status.rawValue)), ("detail", .string(check.detail))])
+            })),
+        ]).serialized()
     }
 }
