@@ -5,11 +5,12 @@
 /// generated bash script completes only the root's own options there (`--ho<Tab>` offers
 /// nothing; swift-argument-parser issue #488). The bash script is given one rule at the top of
 /// its root function: a line whose first word is an option is completed as `report`'s; and
-/// `help <Tab>` offers the commands.
+/// `help <Tab>` offers the commands, in bash and zsh.
 enum CompletionScript {
     /// `text` with the bash script's root function completing `report`'s options; any other
     /// text (help, another shell's script, a bash script not laid out as expected) as it is.
     static func adjusted(_ text: String) -> String {
+        if text.hasPrefix("#compdef here-weather") { return adjustedZsh(text) }
         guard text.hasPrefix("#!/bin/bash") else { return text }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let root = lines.firstIndex(of: "_here-weather() {"),
@@ -26,8 +27,22 @@ enum CompletionScript {
 
     /// Completes `help`'s argument with the commands (`help` itself left out).
     static var helpRule: String {
-        let commands = HereWeather.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
-        return "    COMPREPLY+=($(compgen -W '\(commands.joined(separator: " "))' -- \"${cur}\"))"
+        "    COMPREPLY+=($(compgen -W '\(commands.joined(separator: " "))' -- \"${cur}\"))"
+    }
+
+    /// The commands `help` explains.
+    static var commands: [String] {
+        HereWeather.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
+    }
+
+    /// The zsh script with `help <Tab>` offering the commands: its generated `help` function
+    /// names the argument but offers nothing for it.
+    static func adjustedZsh(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let help = lines.firstIndex(of: "_here-weather_help() {"),
+              let argument = lines[help...].firstIndex(of: "        '*:subcommands:'") else { return text }
+        lines[argument] = "        '*:subcommands:(\(commands.joined(separator: " ")))'"
+        return lines.joined(separator: "\n")
     }
 
     /// The line of the root function that collects the words typed after `here-weather`.

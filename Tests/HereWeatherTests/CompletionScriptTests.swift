@@ -42,6 +42,14 @@ import Testing
         }
     }
 
+    /// `help <Tab>` in zsh: the generated function named the argument and offered nothing.
+    @Test func zshHelpOffersTheCommands() async throws {
+        let zsh = try await script("zsh")
+        #expect(zsh.contains("_here-weather_help() {\n    local -i ret=1\n    local -ar arg_specs=(\n        '*:subcommands:(report where doctor config permissions)'"),
+                "\(zsh)")
+        #expect(zsh.contains("local -ar ___format=('1' '2' '3' '4')"), "--format offers the presets")
+    }
+
     @Test func fishListsTheValuesAndCompletesFiles() async throws {
         let fish = try await script("fish")
         for (option, words) in Self.values {
