@@ -52,25 +52,29 @@ import HereWeatherCore
         }
     }
 
+    /// A config whose doctor run has a check of each kind: gpsd and the weather service fail
+    /// (nothing listens on port 1), IP lookup is skipped (not permitted), the fixed place passes.
+    static let passFailAndSkip = """
+        version = 1
+        [location]
+        sources = ["gpsd", "ip", "fixed"]
+        [location.gpsd]
+        permission = "allow"
+        host = "127.0.0.1"
+        port = 1
+        [location.fixed]
+        latitude = 27.9506
+        longitude = -82.4572
+        [weather.open-meteo]
+        base_url = "http://127.0.0.1:1"
+        """
+
     /// Doctor's lines once ran past COLUMNS; now a long detail wraps under itself, and a word
     /// (a path, a command) is never cut. `doctor --json` was refused as an unknown option.
     @Test(arguments: [40, 60, 100])
     func doctorFitsTheWidthAndSpeaksJSON(columns: Int) async throws {
         let runner = try InProcessCommand()
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["gpsd", "ip", "fixed"]
-            [location.gpsd]
-            permission = "allow"
-            host = "127.0.0.1"
-            port = 1
-            [location.fixed]
-            latitude = 27.9506
-            longitude = -82.4572
-            [weather.open-meteo]
-            base_url = "http://127.0.0.1:1"
-            """)
+        try runner.writeConfig(Self.passFailAndSkip)
         let text = try await runner.run(["doctor"], environment: ["COLUMNS": "\(columns)"])
         #expect(text.status == 1)
         for line in text.stdout.split(separator: "\n") where TextWidth.columns(String(line)) > columns {

@@ -119,20 +119,7 @@ import Testing
     /// `doctor --json`, with checks that pass, fail and are skipped, and with a broken config.
     @Test func doctorMatchesTheSchema() async throws {
         let runner = try InProcessCommand()
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["gpsd", "ip", "fixed"]
-            [location.gpsd]
-            permission = "allow"
-            host = "127.0.0.1"
-            port = 1
-            [location.fixed]
-            latitude = 27.9506
-            longitude = -82.4572
-            [weather.open-meteo]
-            base_url = "http://127.0.0.1:1"
-            """)
+        try runner.writeConfig(DoctorCommandTests.passFailAndSkip)
         let checked = try await output(runner, ["doctor", "--json"], status: 1)
         let broken = try InProcessCommand()
         try broken.writeConfig("version = 1\n[weather]\nunits = \"kelvinish\"\n")
