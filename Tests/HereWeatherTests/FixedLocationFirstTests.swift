@@ -8,18 +8,12 @@ import Testing
 /// so it would be asked about) and an IP service on loopback that must see no request.
 @Suite struct FixedLocationFirstTests {
     /// No system bus: GeoClue and Wi-Fi positioning are not present, whatever the machine runs.
-    static let environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/here-weather-test-bus"]
+    static let environment = ZeroConfigTests.environment
 
+    /// ZeroConfigTests' gpsd and IP lookup, with a fixed place of `fixedAccuracy` metres.
     static func config(gpsdPort: UInt16, ip server: FixtureServer, fixedAccuracy: Int?) -> String {
-        """
-        version = 1
-        [location.gpsd]
-        host = "127.0.0.1"
-        port = \(gpsdPort)
-        [location.ip]
-        services = ["ipinfo"]
-        [location.ip.ipinfo]
-        base_url = "\(server.baseURL)/ipinfo"
+        ZeroConfigTests.config(gpsdPort: gpsdPort, ip: server) + """
+
         [location.fixed]
         latitude = 27.95
         longitude = -82.46

@@ -9,7 +9,7 @@ import Testing
     /// No system bus: GeoClue and Wi-Fi positioning are not present, whatever the machine runs.
     static let environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/here-weather-test-bus"]
 
-    func config(gpsdPort: UInt16, ip server: FixtureServer) -> String {
+    static func config(gpsdPort: UInt16, ip server: FixtureServer) -> String {
         """
         version = 1
         [location.gpsd]
@@ -31,7 +31,7 @@ import Testing
         defer { harness.stop() }
         let server = try ipServer()
         let runner = try CommandRunner()
-        try runner.writeConfig(config(gpsdPort: harness.port, ip: server))
+        try runner.writeConfig(Self.config(gpsdPort: harness.port, ip: server))
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
         let arguments = ["where", "--json", "--timeout", "30", "--max-age", "off"]
         let run = try TerminalCommandRun(runner, arguments, environment: Self.environment)
@@ -63,7 +63,7 @@ import Testing
         defer { harness.stop() }
         let server = try ipServer()
         let runner = try InProcessCommand(queued: false)
-        try runner.writeConfig(config(gpsdPort: harness.port, ip: server))
+        try runner.writeConfig(Self.config(gpsdPort: harness.port, ip: server))
         let result = try await runner.run(["where"], environment: Self.environment)
         #expect(result.status == 77)
         #expect(result.stderr.contains("Run `here-weather permissions allow gpsd ip` (or `deny`) once."), "\(result.stderr)")
@@ -75,7 +75,7 @@ import Testing
         let nothing = try ClosedPort()   // bound, not listening: connections are refused
         let server = try ipServer()
         let runner = try InProcessCommand()
-        try runner.writeConfig(config(gpsdPort: nothing.port, ip: server))
+        try runner.writeConfig(Self.config(gpsdPort: nothing.port, ip: server))
         let result = try await runner.run(["where"], environment: Self.environment)
         #expect(result.status == 77)
         #expect(result.stderr.contains("Run `here-weather permissions allow ip` (or `deny`) once."), "\(result.stderr)")
@@ -86,7 +86,7 @@ import Testing
         let nothing = try ClosedPort()
         let server = try ipServer()
         let runner = try InProcessCommand()
-        try runner.writeConfig(config(gpsdPort: nothing.port, ip: server)
+        try runner.writeConfig(Self.config(gpsdPort: nothing.port, ip: server)
                                + "\n[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\naccuracy = 100\n")
         let result = try await runner.run(["where", "--json"], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -98,7 +98,7 @@ import Testing
         let nothing = try ClosedPort()
         let server = try ipServer()
         let runner = try CommandRunner()
-        try runner.writeConfig(config(gpsdPort: nothing.port, ip: server))
+        try runner.writeConfig(Self.config(gpsdPort: nothing.port, ip: server))
         let run = try TerminalCommandRun(runner, ["where", "--json", "--timeout", "4", "--accuracy", "any"],
                                          environment: Self.environment)
         _ = try await run.waitFor("[Y/n/o]: ")
