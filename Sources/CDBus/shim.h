@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/eventfd.h>
 #include <systemd/sd-bus.h>
 
 /*
@@ -58,9 +59,17 @@ static inline int hw_sd_bus_open_address(sd_bus **bus, const char *address) {
     }
     return result;
 }
+/*
+ * Closes without flushing: sd_bus_flush (and so sd_bus_flush_close_unref) first waits for the
+ * authentication to finish, up to sd-bus's 90 s timeout, and a bus daemon that accepts but
+ * never answers (stopped, wedged) would hold the process that long. What was not written yet
+ * is dropped: every call this program waits for has been answered or given up by then.
+ */
 static inline void hw_sd_bus_close_unref(sd_bus *bus) {
-    __typeof__(&sd_bus_flush_close_unref) function = HW_SD(sd_bus_flush_close_unref);
-    if (function != NULL) function(bus);
+    __typeof__(&sd_bus_close) close = HW_SD(sd_bus_close);
+    __typeof__(&sd_bus_unref) unref = HW_SD(sd_bus_unref);
+    if (close != NULL) close(bus);
+    if (unref != NULL) unref(bus);
 }
 
 /* The event loop: process what arrived, then poll the descriptor outside sd-bus. */
@@ -81,6 +90,14 @@ static inline void hw_sd_bus_message_unref(sd_bus_message *message) {
     __typeof__(&sd_bus_message_unref) function = HW_SD(sd_bus_message_unref);
     if (function != NULL) function(message);
 }
+
+/*
+ * The connection's wake-up descriptor (an eventfd, polled beside the bus socket): raised when
+ * another thread has read the poller's message, sent one, or cancelled its wait.
+ */
+static inline int hw_wake_open(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+static inline void hw_wake_raise(int fd) { (void)eventfd_write(fd, 1); }
+static inline void hw_wake_drain(int fd) { eventfd_t value; (void)eventfd_read(fd, &value); }
 
 /* Writing arguments. */
 static inline int hw_sd_bus_message_append_basic(sd_bus_message *message, char type, const void *value) {

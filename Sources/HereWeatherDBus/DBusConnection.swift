@@ -8,22 +8,36 @@ import Synchronization
 /// A connection to a D-Bus bus through sd-bus (libsystemd, opened on first use).
 ///
 /// Calls are async and run on a thread of their own (`BlockingCall`), never on one of Swift's
-/// few cooperative threads. Every wait is bounded by the caller's deadline and polls in
-/// slices of at most 50 ms, so cancelling the task ends it promptly. Several calls and
-/// signal waits may share one connection at once: one lock guards sd-bus, which is released
-/// while the socket is polled, and whichever waiter reads a message hands it to its owner.
+/// few cooperative threads. Every wait is bounded by the caller's deadline and ends promptly
+/// when the task is cancelled. Several calls and signal waits may share one connection at
+/// once: one lock guards sd-bus, one waiting thread at a time polls the socket, and it wakes
+/// the others as soon as it has read a message (`pump`). Dropping the connection closes it
+/// without waiting for anything (a wedged bus daemon costs no time at the end of a run).
 public final class DBusConnection: @unchecked Sendable {
     /// The sd-bus connection; touched only with `lock` held.
-    private let bus: OpaquePointer
-    private let lock = Mutex(())
-    /// The longest single poll of the socket, so cancellation is seen promptly.
+    let bus: OpaquePointer
+    let lock = BusLock()
+    /// Raised to wake the thread that polls the socket (`wake`); -1 if no eventfd could be had.
+    let wakeDescriptor: Int32
+    /// Whether a thread is polling the socket (the others wait on `lock`); touched with `lock` held.
+    var polling = false
+    /// How many waits ended by their poll slice with the waiter's message already read by
+    /// another thread (a lost wake-up: that waiter slept for nothing). Zero unless a wake-up is missed.
+    let stalledWakeUps = Atomic<Int>(0)
+    /// The longest single wait, so a cancellation that no wake-up announces is seen promptly.
     static let slice: Duration = .milliseconds(50)
     /// The bound of the waits in the calls without a deadline (`nameHasOwner`, `subscribe`).
     static let shortWait: Duration = .milliseconds(500)
 
-    private init(bus: OpaquePointer) { self.bus = bus }
+    private init(bus: OpaquePointer) {
+        self.bus = bus
+        wakeDescriptor = hw_wake_open()
+    }
 
-    deinit { hw_sd_bus_close_unref(bus) }
+    deinit {
+        hw_sd_bus_close_unref(bus)
+        if wakeDescriptor >= 0 { close(wakeDescriptor) }
+    }
 
     /// The system bus (honours DBUS_SYSTEM_BUS_ADDRESS).
     public static func system() throws -> DBusConnection {
@@ -62,7 +76,7 @@ public final class DBusConnection: @unchecked Sendable {
                 try self.callBlocking(destination: destination, path: path, interface: interface, member: member,
                                       arguments: arguments, deadline: deadline, flag: flag)
             }.mapError { $0 as Error }
-        }, onCancel: { flag.cancel() })
+        }, onCancel: { flag.cancel(); self.wake() })
     }
 
     /// One property (`org.freedesktop.DBus.Properties.Get`), without its variant wrapper.
@@ -123,123 +137,46 @@ public final class DBusConnection: @unchecked Sendable {
         return subscription
     }
 
-    // MARK: The event loop
-
     /// Runs `body` with the sd-bus connection, holding the lock.
-    func withBus<T>(_ body: (OpaquePointer) throws(DBusError) -> T) throws(DBusError) -> T {
-        try lock.withLock { _ throws(DBusError) in try body(bus) }
-    }
-
-    /// Processes incoming messages until `done` (checked with the lock held) is true, the
-    /// deadline passes (`.timedOut`) or `flag` is raised (`.cancelled`).
-    func pump(deadline: ContinuousClock.Instant, flag: CancelFlag?, until done: () -> Bool) throws(DBusError) {
-        while true {
-            let (finished, descriptor, events) = try withBus { bus throws(DBusError) -> (Bool, Int32, Int32) in
-                // One message at a time, checking after each: a flood of signals cannot keep
-                // a waiter from seeing its answer, or its deadline.
-                while !done(), ContinuousClock.now < deadline {
-                    let processed = hw_sd_bus_process(bus)
-                    guard processed >= 0 else { throw DBusError.noBus(reason: "the bus connection ended (\(SystemError.text(-processed)))") }
-                    if processed == 0 { break }
-                }
-                if done() { return (true, 0, 0) }
-                return (false, hw_sd_bus_get_fd(bus), hw_sd_bus_get_events(bus))
-            }
-            if finished { return }
-            if flag?.isCancelled == true { throw DBusError.cancelled }
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw DBusError.timedOut }
-            guard descriptor >= 0, events >= 0 else { throw DBusError.noBus(reason: "the bus connection ended") }
-            let wait = min(remaining, Self.slice)
-            var poller = pollfd(fd: descriptor, events: Int16(truncatingIfNeeded: events), revents: 0)
-            _ = poll(&poller, 1, Int32(max(1, wait.wholeMilliseconds)))
-        }
+    func withBus<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
+        try lock.withLock { () throws(E) -> T in try body(bus) }
     }
 
     /// A method call on the calling thread, waiting until `deadline`.
     func callBlocking(destination: String, path: String, interface: String, member: String,
                       arguments: [DBusValue], deadline: ContinuousClock.Instant, flag: CancelFlag?) throws(DBusError) -> [DBusValue] {
         let pending = PendingReply()
-        let context = Unmanaged.passUnretained(pending).toOpaque()
-        let slot = try withBus { bus throws(DBusError) -> OpaquePointer? in
-            var message: OpaquePointer?
-            let created = hw_sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
-            guard created >= 0, let message else {
-                throw DBusError.remote(name: "org.freedesktop.DBus.Error.InvalidArgs",
-                                       message: "cannot call \(interface).\(member) on \(destination) \(path): \(SystemError.text(-created))")
-            }
-            defer { hw_sd_bus_message_unref(message) }
-            try DBusMessage.append(arguments, to: message)
-            // sd-bus's own timeout comes a second after ours, so ours is the one that fires.
-            let remaining = max(.zero, ContinuousClock.now.duration(to: deadline)) + .seconds(1)
-            var slot: OpaquePointer?
-            let sent = hw_sd_bus_call_async(bus, &slot, message, replyArrived, context, microseconds(remaining))
-            guard sent >= 0 else { throw DBusError.noBus(reason: SystemError.text(-sent)) }
-            return slot
-        }
-        defer { lock.withLock { _ in hw_sd_bus_slot_unref(slot) } }
+        let call = DBusCall(destination: destination, path: path, interface: interface, member: member, arguments: arguments)
+        let slot = try withBus { bus throws(DBusError) -> OpaquePointer? in try send(call, to: pending, deadline: deadline) }
+        defer { withBus { _ in hw_sd_bus_slot_unref(slot) } }
         try withExtendedLifetime(pending) { () throws(DBusError) in
             try pump(deadline: deadline, flag: flag) { pending.reply != nil }
         }
-        guard let reply = pending.reply else { throw DBusError.timedOut }
-        defer { hw_sd_bus_message_unref(reply) }
-        if let name = hw_sd_bus_message_error_name(reply) {
-            throw DBusError.remote(name: String(cString: name),
-                                   message: hw_sd_bus_message_error_text(reply).map { String(cString: $0) } ?? "")
+        return try withBus { _ throws(DBusError) in try pending.take() }
+    }
+
+    /// Sends `call` (with the lock held), its reply to land in `pending`; the slot, which
+    /// cancels the call when released. Wakes the polling thread, which may have to write it.
+    func send(_ call: DBusCall, to pending: PendingReply, deadline: ContinuousClock.Instant) throws(DBusError) -> OpaquePointer? {
+        var message: OpaquePointer?
+        let created = hw_sd_bus_message_new_method_call(bus, &message, call.destination, call.path, call.interface, call.member)
+        guard created >= 0, let message else {
+            throw DBusError.remote(name: "org.freedesktop.DBus.Error.InvalidArgs",
+                                   message: "cannot call \(call.interface).\(call.member) on \(call.destination) \(call.path): \(SystemError.text(-created))")
         }
-        return try DBusMessage.readAll(reply)
+        defer { hw_sd_bus_message_unref(message) }
+        try DBusMessage.append(call.arguments, to: message)
+        // sd-bus's own timeout comes a second after ours, so ours is the one that fires.
+        let remaining = max(.zero, ContinuousClock.now.duration(to: deadline)) + .seconds(1)
+        var slot: OpaquePointer?
+        let context = Unmanaged.passUnretained(pending).toOpaque()
+        let sent = hw_sd_bus_call_async(bus, &slot, message, replyArrived, context, microseconds(remaining))
+        guard sent >= 0 else { throw DBusError.noBus(reason: SystemError.text(-sent)) }
+        if wakeDescriptor >= 0 { hw_wake_raise(wakeDescriptor) }
+        return slot
     }
 
     private func microseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000_000)
-    }
-}
-
-/// Set by `onCancel`, read by the waiting thread.
-final class CancelFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
-    func cancel() { raised.store(true, ordering: .relaxed) }
-    var isCancelled: Bool { raised.load(ordering: .relaxed) }
-}
-
-/// Where sd-bus's callback leaves a method's reply; read and written with the connection's lock held.
-final class PendingReply: @unchecked Sendable {
-    /// A reference the reader releases.
-    var reply: OpaquePointer?
-}
-
-private func replyArrived(_ message: OpaquePointer?, _ context: UnsafeMutableRawPointer?,
-                          _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-    guard let message, let context else { return 0 }
-    let pending = Unmanaged<PendingReply>.fromOpaque(context).takeUnretainedValue()
-    if pending.reply == nil { pending.reply = hw_sd_bus_message_ref(message) }
-    return 1
-}
-
-private func signalArrived(_ message: OpaquePointer?, _ context: UnsafeMutableRawPointer?,
-                           _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-    guard let message, let context else { return 0 }
-    Unmanaged<DBusSignalSubscription>.fromOpaque(context).takeUnretainedValue().receive(message)
-    return 0
-}
-
-private func matchInstalled(_ message: OpaquePointer?, _ context: UnsafeMutableRawPointer?,
-                            _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-    guard let message, let context else { return 0 }
-    let subscription = Unmanaged<DBusSignalSubscription>.fromOpaque(context).takeUnretainedValue()
-    if let name = hw_sd_bus_message_error_name(message) {
-        let text = hw_sd_bus_message_error_text(message).map { String(cString: $0) } ?? ""
-        subscription.installed = .failure(.remote(name: String(cString: name), message: text))
-    } else {
-        subscription.installed = .success(())
-    }
-    return 1
-}
-
-/// `strerror` text for an errno value.
-enum SystemError {
-    static func text(_ code: Int32) -> String {
-        if code == ENOSYS { return "libsystemd lacks a function this program needs" }
-        return String(cString: strerror(code))
     }
 }

@@ -23,16 +23,17 @@ public final class DBusSignalSubscription: @unchecked Sendable {
         let flag = CancelFlag()
         return try await BlockingCall.run({
             Result { () throws(DBusError) in try self.nextBlocking(deadline: deadline, flag: flag) }.mapError { $0 as Error }
-        }, onCancel: { flag.cancel() })
+        }, onCancel: { flag.cancel(); self.connection.wake() })
     }
 
     /// Removes the match; waiting `next` calls end with `.cancelled`.
     public func cancel() {
-        try? connection.withBus { _ in
+        connection.withBus { _ in
             cancelled = true
             if let slot { hw_sd_bus_slot_unref(slot) }
             slot = nil
         }
+        connection.wake()
     }
 
     private func nextBlocking(deadline: ContinuousClock.Instant, flag: CancelFlag) throws(DBusError) -> [DBusValue] {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HereWeatherDBus
+@testable import HereWeatherDBus
 
 /// The D-Bus layer (sd-bus through dlopen) against a real, private dbus-daemon.
 @Suite struct DBusConnectionTests {
@@ -135,6 +135,67 @@ import HereWeatherDBus
             return lengths
         }
         #expect(answers == Array(repeating: 32, count: 16))
+    }
+
+    /// Issue 22 item 4: a reply read by another thread wakes its waiter at once. 31 calls
+    /// share one connection; the thread that polls reads the others' replies, and none of
+    /// them may learn of its reply only when its own wait ran out (`stalledWakeUps`, counted
+    /// inside the pump: a waiter whose message was read while it slept and nobody woke it).
+    @Test func concurrentCallsAreWokenByTheThreadThatReadTheirReplies() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        _ = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                      interface: "org.freedesktop.DBus", member: "GetId", deadline: .now + .seconds(10))
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(30)
+        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<31 {
+                group.addTask {
+                    let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                          interface: "org.freedesktop.DBus", member: "GetId", deadline: deadline)
+                    return reply.first?.string?.count ?? 0
+                }
+            }
+            var lengths: [Int] = []
+            while let length = try await group.next() { lengths.append(length) }
+            return lengths
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(answers == Array(repeating: 32, count: 31))
+        #expect(connection.stalledWakeUps.load(ordering: .relaxed) == 0, "a waiter slept through its reply")
+        print("31 concurrent D-Bus calls on one connection: \(elapsed)")
+    }
+
+    /// Issue 25 item 3: dbus-daemon lets a connection await 128 replies at once and fails the
+    /// calls beyond (LimitsExceeded). `callEach` keeps 64 in flight from one thread, so 300
+    /// access points are all read; with 200 in flight, the limit shows.
+    @Test func callEachStaysUnderTheDaemonsPendingReplyLimit() async throws {
+        let service = try await NetworkManagerService.started(fixture: "crowd-300.json")
+        defer { service.stop() }
+        let connection = try DBusConnection.connect(address: service.address)
+        let deadline = ContinuousClock.now + .seconds(60)
+        let list = try await connection.call(destination: "org.freedesktop.NetworkManager", path: "/org/freedesktop/NetworkManager/Devices/1",
+                                             interface: "org.freedesktop.NetworkManager.Device.Wireless",
+                                             member: "GetAllAccessPoints", deadline: deadline)
+        let paths = try #require(list.first?.objectPaths)
+        #expect(paths.count == 301)
+        let calls = paths.map {
+            DBusCall(destination: "org.freedesktop.NetworkManager", path: $0, interface: "org.freedesktop.DBus.Properties",
+                     member: "GetAll", arguments: [.string("org.freedesktop.NetworkManager.AccessPoint")])
+        }
+        let batched = try await connection.callEach(calls, deadline: deadline)
+        #expect(batched.count == 301)
+        #expect(batched.allSatisfy { (try? $0.get().first?.dictionary?["HwAddress"]) != nil }, "every read answered")
+        let strongest = try #require(try batched.last?.get().first?.dictionary)
+        #expect(strongest["HwAddress"]?.string == "F4:94:5F:76:4B:73")
+
+        let flooded = try await connection.callEach(calls, window: 200, deadline: deadline)
+        let refused = flooded.filter {
+            if case .failure(.remote(let name, _)) = $0 { return name == "org.freedesktop.DBus.Error.LimitsExceeded" }
+            return false
+        }
+        #expect(!refused.isEmpty, "the daemon's limit is what the window keeps under")
     }
 
     @Test func noBusIsAClearError() throws {

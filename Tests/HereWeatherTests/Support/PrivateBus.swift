@@ -65,6 +65,10 @@ final class PrivateBus: @unchecked Sendable {
         return service
     }
 
+    /// Sends `signal` to the daemon: SIGSTOP wedges the bus (its socket still accepts, and
+    /// nothing answers), SIGCONT frees it. `stop()` kills a stopped daemon as well.
+    func signalDaemon(_ signal: Int32) { daemon.signal(signal) }
+
     /// Stops every service and the daemon, and removes the folder.
     func stop() {
         let running = lock.withLock { () -> [ServiceProcess] in
@@ -143,6 +147,9 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// What the program wrote on stderr so far.
     func stderrText() -> String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to the program.
+    func signal(_ signal: Int32) { process.signal(signal) }
 
     /// Kills the program's process group; it is reaped on a thread of its own (`stop()` runs in
     /// async tests' `defer`s, on the cooperative pool).
