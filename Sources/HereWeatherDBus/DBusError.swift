@@ -34,6 +34,15 @@ public enum DBusError: UserFacingError, Equatable {
 
     public var exitStatus: ExitStatus { .noLocation }
 
+    /// Whether this failure concerns one message alone (an error reply, a value of the wrong
+    /// type): the connection still serves, and the next message may be fine.
+    public var concernsOneMessage: Bool {
+        switch self {
+        case .remote, .typeMismatch: return true
+        case .libraryMissing, .noBus, .timedOut, .cancelled: return false
+        }
+    }
+
     /// Whether the named service is not running (no owner for the destination name).
     public var isServiceUnknown: Bool {
         if case .remote(let name, _) = self {

@@ -35,14 +35,26 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
 
     /// Whether GeoClue runs on the system bus or can be started there (D-Bus activation).
     /// Local: two questions to the bus daemon, nothing reaches GeoClue itself.
+    /// Both questions share one bound of 250 ms, and neither holds a cooperative thread.
     public func isPresent() async -> Bool {
         guard let bus = try? connect() else { return false }
-        if (try? bus.nameHasOwner(Self.service)) == true { return true }
+        let deadline = ContinuousClock.now + Self.presenceBound
+        let owned = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                        arguments: [.string(Self.service)], deadline: deadline)
+        if owned?.first?.bool == true { return true }
+        guard owned != nil else { return false }   // no answer: the bus is wedged, or gone
         let reply = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                         interface: "org.freedesktop.DBus", member: "ListActivatableNames",
-                                        deadline: .now + .milliseconds(200))
+                                        deadline: deadline)
         return reply?.first?.strings?.contains(Self.service) ?? false
     }
+
+    /// The presence check's bound (it normally takes a few milliseconds).
+    static let presenceBound: Duration = .milliseconds(250)
+    /// How long `Stop` may wait for GeoClue's answer, past the request's end: GeoClue also
+    /// stops the client by itself when this connection closes.
+    static let stopBound: Duration = .milliseconds(100)
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         // The time GeoClue is given, for "within N s" messages (`LocationRequest.secondsLeft`).
@@ -84,8 +96,10 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         let level = GeoClueAccuracyLevel(for: request.desiredAccuracy)
         try await bus.setProperty(destination: Self.service, path: client, interface: Self.clientInterface,
                                   name: "RequestedAccuracyLevel", value: .uint32(level.rawValue), deadline: request.deadline)
-        // GeoClue sends LocationUpdated to this connection alone, from its unique name: match by path.
-        let updates = try bus.subscribe(sender: nil, path: client, interface: Self.clientInterface, member: "LocationUpdated")
+        // Any connection may send a signal with the client's path and interface: only those
+        // from GeoClue's unique name (who answered GetClient) are GeoClue's.
+        let owner = try await geoClueOwner(bus, deadline: request.deadline)
+        let updates = try bus.subscribe(sender: owner, path: client, interface: Self.clientInterface, member: "LocationUpdated")
         defer { updates.cancel() }
         _ = try await bus.call(destination: Self.service, path: client, interface: Self.clientInterface,
                                member: "Start", deadline: request.deadline)
@@ -99,11 +113,27 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
                 throw GeoClueError.noFix(seconds: given, seen: selector.fixesSeen)
             }
             guard arguments.count == 2, let path = arguments[1].objectPath else { continue }
-            let properties = try await bus.properties(destination: Self.service, path: path,
+            let properties: [String: DBusValue]
+            do {
+                properties = try await bus.properties(destination: Self.service, path: path,
                                                       interface: Self.locationInterface, deadline: request.deadline)
+            } catch let error as DBusError where error.concernsOneMessage {
+                continue   // this update cannot be read (gone, refused, malformed): wait for the next
+            }
             guard let fix = Self.location(from: properties) else { continue }
             if let answer = selector.consider(fix, now: Date()) { return answer }
         }
+    }
+
+    /// GeoClue's unique name on the bus (":1.42"), the sender of its signals.
+    private func geoClueOwner(_ bus: DBusConnection, deadline: ContinuousClock.Instant) async throws -> String {
+        let reply = try await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                       interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                                       arguments: [.string(Self.service)], deadline: deadline)
+        guard let owner = reply.first?.string, owner.hasPrefix(":") else {
+            throw DBusError.typeMismatch("the bus to name GeoClue's owner with a unique name")
+        }
+        return owner
     }
 
     /// Stops the client (best effort, with a short wait of its own: the request may be over).
@@ -111,12 +141,12 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     private func stop(_ bus: DBusConnection, client: String) async {
         await Task.detached {
             _ = try? await bus.call(destination: Self.service, path: client, interface: Self.clientInterface,
-                                    member: "Stop", deadline: .now + .milliseconds(500))
+                                    member: "Stop", deadline: .now + Self.stopBound)
         }.value
     }
 
     /// A fix from a Location object's properties, or nil without a real position.
-    static func location(from properties: [String: DBusValue]) -> Location? {
+    public static func location(from properties: [String: DBusValue]) -> Location? {
         guard let latitude = properties["Latitude"]?.double, let longitude = properties["Longitude"]?.double else {
             return nil
         }
@@ -128,11 +158,19 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         // A live fix is current when it arrives; GeoClue's own time for it is kept beside.
         var location = Location(coordinate: coordinate, horizontalAccuracy: accuracy, timestamp: Date(),
                                 source: .geoclue, altitude: altitude)
-        if let parts = properties["Timestamp"]?.structure, parts.count == 2,
-           let seconds = parts[0].integer, let microseconds = parts[1].integer, seconds > 0 {
-            location.receiverTime = LocalTime.date(secondsSince1970: Double(seconds) + Double(microseconds) / 1e6)
-        }
+        location.receiverTime = properties["Timestamp"].flatMap(Self.timestamp)
         return location
+    }
+
+    /// GeoClue's own time for a fix (`Timestamp`, `(tt)`: seconds and microseconds since
+    /// 1970), or nil when it is not a possible time: zero seconds, microseconds of a second or
+    /// more, or a date outside what `LocalTime` accepts. Information only: the fix is current
+    /// when it arrives, whatever its date says (GeoClue copies sources' own clocks).
+    public static func timestamp(_ value: DBusValue) -> Date? {
+        guard let parts = value.structure, parts.count == 2,
+              let seconds = parts[0].integer, let microseconds = parts[1].integer,
+              seconds > 0, (0..<1_000_000).contains(microseconds) else { return nil }
+        return LocalTime.date(secondsSince1970: Double(seconds) + Double(microseconds) / 1e6)
     }
 
     /// `error` as GeoClue's user would read it: a refusal, GeoClue missing, a timeout at the

@@ -1,0 +1,70 @@
+import Foundation
+import HereWeatherCore
+@testable import HereWeatherDBus
+import Testing
+
+/// The GeoClue source against the GeoClue stand-in (`GeoClueService`) for what the real
+/// GeoClue cannot be made to do (issue 25, items 4 and 10): a spoofer on the bus, an
+/// unreadable update, impossible and far-future timestamps, a Stop that never answers.
+/// In-process: the point is the provider's logic over a real bus.
+@Suite struct GeoClueStandInTests {
+    static func provider(_ service: GeoClueService) -> GeoClueLocationProvider {
+        GeoClueLocationProvider { try DBusConnection.connect(address: service.address) }
+    }
+
+    /// Another connection broadcasts a LocationUpdated for the client, naming a readable
+    /// Location object (at 0.5, 0.5); then GeoClue names one that cannot be read. Neither ends
+    /// the request: the real fix, 0.4 s later, does. (Before: the spoof's position was the
+    /// answer; with only the bad update, the run ended with UnknownObject, exit 75.)
+    @Test func aSpoofedUpdateIsIgnoredAndABadOneSkipped() async throws {
+        let service = try await GeoClueService.started(fixture: "spoofed-then-real.json")
+        defer { service.stop() }
+        let fix = try await Self.provider(service).requestLocation(LocationRequest(timeout: .seconds(30)))
+        #expect(fix.coordinate.latitude == 59.9139, "the spoofer's 0.5 is not GeoClue's")
+        #expect(fix.coordinate.longitude == 10.7522)
+        #expect(fix.horizontalAccuracy == 25)
+        #expect(service.calls.contains("Stop"))
+    }
+
+    /// GeoClue's `Timestamp` is information: the fix is current when it arrives. `(1, 2^64-1)`
+    /// is no time at all (unknown, not "now" and not 1970); 2100 is kept as it is, and the
+    /// fix is not "too old" for a 5-minute max age.
+    @Test(arguments: [("impossible-timestamp.json", nil), ("dated-2100.json", 4_102_444_800.0)] as [(String, Double?)])
+    func geoClueTimesAreInformation(fixture: String, receiverTime: Double?) async throws {
+        let service = try await GeoClueService.started(fixture: fixture)
+        defer { service.stop() }
+        let before = Date()
+        let fix = try await Self.provider(service).requestLocation(LocationRequest(timeout: .seconds(30), maxAge: .seconds(300)))
+        #expect(fix.timestamp >= before, "current: dated on arrival")
+        #expect(fix.receiverTime?.timeIntervalSince1970 == receiverTime)
+    }
+
+    @Test func impossibleTimestampsAreUnknown() {
+        let max = UInt64.max
+        for (seconds, microseconds) in [(UInt64(0), UInt64(0)), (1, max), (1, 1_000_000), (max, 0), (UInt64(Int64.max), 0)] {
+            #expect(GeoClueLocationProvider.timestamp(.structure([.uint64(seconds), .uint64(microseconds)])) == nil,
+                    "(\(seconds), \(microseconds))")
+        }
+        #expect(GeoClueLocationProvider.timestamp(.structure([.uint64(1_700_000_000)])) == nil)
+        #expect(GeoClueLocationProvider.timestamp(.string("now")) == nil)
+        let date = GeoClueLocationProvider.timestamp(.structure([.uint64(1_700_000_000), .uint64(500_000)]))
+        #expect(date?.timeIntervalSince1970 == 1_700_000_000.5)
+    }
+
+    /// A GeoClue whose Stop never answers: the request still ends (its fix of 25 km given at
+    /// the 1 s deadline, as the best there was), Stop was sent, and its wait is bounded by
+    /// `stopBound` (0.1 s; it was 0.5 s).
+    @Test func aStopThatNeverAnswersIsBounded() async throws {
+        let service = try await GeoClueService.started(fixture: "stop-hangs.json")
+        defer { service.stop() }
+        #expect(GeoClueLocationProvider.stopBound <= .milliseconds(100))
+        let request = LocationRequest(timeout: .seconds(1))
+        let started = ContinuousClock.now
+        let fix = try await Self.provider(service).requestLocation(request)
+        let past = ContinuousClock.now - request.deadline
+        #expect(fix.horizontalAccuracy == 25_000)
+        #expect(service.calls.last == "Stop")
+        #expect(ContinuousClock.now - started < .seconds(20), "ended, not hung")
+        print("GeoClue with a Stop that never answers ended \(past) past its deadline")
+    }
+}
