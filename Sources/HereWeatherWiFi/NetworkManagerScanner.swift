@@ -14,8 +14,13 @@ import HereWeatherDBus
 /// half second), leaving part of the time for the request that follows; a scan that does
 /// not finish in time leaves the old list, with its true ages.
 ///
+/// The access points' properties are read in batches from one thread (`DBusConnection.callEach`),
+/// under dbus-daemon's limit of pending replies: ten thousand access points cost one thread, and
+/// every one of them is read, so the strongest are chosen from all (`NetworkManagerValues`).
+///
 /// NetworkManager not running, no Wi-Fi device and Wi-Fi switched off (in software or by
-/// a hardware switch) are distinct `WiFiError`s.
+/// a hardware switch) are distinct `WiFiError`s; so is an answer of the wrong type, and reads
+/// that all failed.
 public struct NetworkManagerScanner: AccessPointScanner {
     static let service = "org.freedesktop.NetworkManager"
     static let root = "/org/freedesktop/NetworkManager"
@@ -105,57 +110,33 @@ public struct NetworkManagerScanner: AccessPointScanner {
     private func wifiDevices(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [String] {
         let reply = try await connection.call(destination: Self.service, path: Self.root, interface: Self.service,
                                               member: "GetDevices", deadline: deadline)
-        guard let paths = reply.first?.objectPaths else { throw DBusError.typeMismatch("GetDevices to answer a list of object paths") }
-        let types = try await Self.together(paths) { path in
-            try await connection.property(destination: Self.service, path: path, interface: Self.deviceInterface,
-                                          name: "DeviceType", deadline: deadline)
-        }
-        return zip(paths, types).filter { $0.1?.uint32 == Self.wifiDeviceType }.map(\.0)
+        let paths = try NetworkManagerValues.objectPaths(reply, of: "GetDevices")
+        let types = try await connection.callEach(paths.map { path in
+            Self.propertyCall(path: path, arguments: [.string(Self.deviceInterface), .string("DeviceType")])
+        }, deadline: deadline)
+        return zip(paths, types).filter { (try? $0.1.get().first?.uint32) == Self.wifiDeviceType }.map(\.0)
     }
 
-    /// Every access point of `devices`, with its age now.
+    /// Every access point of `devices`, with its age now. The properties of all of them are
+    /// read in batches from one thread (`callEach`), however many there are.
     private func accessPoints(_ connection: DBusConnection, devices: [String],
                               deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
         var found: [AccessPoint] = []
         for device in devices {
             let reply = try await connection.call(destination: Self.service, path: device, interface: Self.wirelessInterface,
                                                   member: "GetAllAccessPoints", deadline: deadline)
-            let all = try await Self.together(reply.first?.objectPaths ?? []) { path in
-                try await connection.properties(destination: Self.service, path: path,
-                                                interface: Self.accessPointInterface, deadline: deadline)
-            }
-            let now = BootClock.seconds()
-            // nil: gone between the list and the read.
-            found += all.compactMap { $0.flatMap { Self.accessPoint($0, bootSeconds: now) } }
+            let paths = try NetworkManagerValues.objectPaths(reply, of: "GetAllAccessPoints")
+            let replies = try await connection.callEach(paths.map { path in
+                Self.propertyCall(path: path, member: "GetAll", arguments: [.string(Self.accessPointInterface)])
+            }, deadline: deadline)
+            found += try NetworkManagerValues.accessPoints(from: replies, bootSeconds: BootClock.seconds())
         }
         return found
     }
 
-    /// `read` for every path at once (one round trip's wait for forty access points, not
-    /// forty); `nil` where the object is gone (a D-Bus error reply). Other errors are thrown.
-    static func together<T: Sendable>(_ paths: [String],
-                                      _ read: @escaping @Sendable (String) async throws -> T) async throws -> [T?] {
-        let results = await Concurrently.run(paths.count) { index -> Result<T, Error> in
-            do { return .success(try await read(paths[index])) } catch { return .failure(error) }
-        }
-        return try results.map { result -> T? in
-            switch result {
-            case .success(let value)?: return value
-            case .failure(DBusError.remote)?: return nil
-            case .failure(let error)?: throw error
-            case nil: return nil
-            }
-        }
-    }
-
-    /// An access point from its properties; `nil` without a MAC address.
-    static func accessPoint(_ properties: [String: DBusValue], bootSeconds: Double) -> AccessPoint? {
-        guard let mac = properties["HwAddress"]?.string else { return nil }
-        let lastSeen = properties["LastSeen"]?.integer ?? -1
-        let age = lastSeen < 0 ? nil : Int(max(0, (bootSeconds - Double(lastSeen)) * 1000).rounded())
-        return AccessPoint(macAddress: mac, ssid: properties["Ssid"]?.bytes ?? [],
-                           strength: Int(properties["Strength"]?.integer ?? 0),
-                           frequency: Int(properties["Frequency"]?.integer ?? 0), age: age)
+    /// A call on NetworkManager's `org.freedesktop.DBus.Properties` (`Get` by default).
+    static func propertyCall(path: String, member: String = "Get", arguments: [DBusValue]) -> DBusCall {
+        DBusCall(destination: service, path: path, interface: "org.freedesktop.DBus.Properties", member: member, arguments: arguments)
     }
 
     /// Asks every device for a scan and waits until one reports a new `LastScan`, or `deadline`.

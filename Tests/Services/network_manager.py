@@ -11,10 +11,13 @@ Prints "ready" once it owns org.freedesktop.NetworkManager. Appends one line per
 call to LOG ("GetDevices", "RequestScan /org/.../Devices/2 {}"), so a test can see what was
 asked.
 
-Fixture: {"wireless_enabled": bool, "hardware_enabled": bool, "devices": [device]}, where
+Fixture: {"wireless_enabled": bool, "hardware_enabled": bool, "refuse_access_point_reads": bool
+(the generated access points' properties answer AccessDenied), "devices": [device]}, where
 a device is {"interface", "type" (2 = Wi-Fi), "access_points": [ap], "last_scan_age_s",
 "after_scan": [ap] (the list a RequestScan yields), "scan_ms" (how long a scan takes;
-absent: it never finishes), "scan_hangs" (RequestScan never answers)} and an access point is {"bssid", "ssid" (text, or null for
+absent: it never finishes), "scan_hangs" (RequestScan never answers),
+"generated_access_points" (that many more access points, weak (1-60 %), before the listed
+ones: a crowded place), "list_as_strings" (GetAllAccessPoints answers `as`, not `ao`)} and an access point is {"bssid", "ssid" (text, or null for
 hidden), "strength" (percent), "frequency" (MHz), "age_s" (seconds since last seen, or
 null for never)}. LastSeen and LastScan are on CLOCK_BOOTTIME, as NetworkManager's are.
 """
@@ -24,7 +27,7 @@ import os
 import sys
 import time
 
-from dbus_next import Variant
+from dbus_next import Message, Variant
 from dbus_next.aio import MessageBus
 from dbus_next.constants import PropertyAccess
 from dbus_next.service import ServiceInterface, dbus_property, method, signal
@@ -93,6 +96,13 @@ class AccessPoint(ServiceInterface):
         return self.last_seen
 
 
+def generated(count):
+    """`count` weak access points with distinct, globally administered unicast addresses."""
+    return [{"bssid": "00:1b:%02X:%02X:%02X:01" % ((n >> 16) & 0xFF, (n >> 8) & 0xFF, n & 0xFF),
+             "ssid": "crowd-%d" % n, "strength": 1 + n % 60, "frequency": 2412 + 5 * (n % 13), "age_s": 5}
+            for n in range(count)]
+
+
 class Device(ServiceInterface):
     def __init__(self, record):
         super().__init__("org.freedesktop.NetworkManager.Device")
@@ -121,7 +131,8 @@ class Wireless(ServiceInterface):
         self.service = service
         self.path = path
         self.record = record
-        self.paths = service.export_access_points(record.get("access_points", []))
+        self.paths = (service.generate_access_points(record.get("generated_access_points", 0))
+                      + service.export_access_points(record.get("access_points", [])))
         age = record.get("last_scan_age_s")
         self.last_scan = -1 if age is None else max(0, int((boottime() - age) * 1000))
         self.scanning = False
@@ -176,19 +187,58 @@ class Wireless(ServiceInterface):
         return "/"
 
 
+class WirelessListingStrings(Wireless):
+    """A Wireless device whose GetAllAccessPoints answers `as` (strings), not `ao`."""
+
+    @method()
+    def GetAllAccessPoints(self) -> "as":
+        log("GetAllAccessPoints " + self.path)
+        return self.paths
+
+
 class NetworkManager(ServiceInterface):
     def __init__(self, bus, fixture):
         super().__init__("org.freedesktop.NetworkManager")
         self.bus = bus
         self.fixture = fixture
         self.next_access_point = 0
+        self.generated = {}
+        bus.add_message_handler(self.answer_generated)
         self.devices = []
         for index, record in enumerate(fixture.get("devices", [])):
             path = "%s/Devices/%d" % (ROOT, index + 1)
             bus.export(path, Device(record))
             if record["type"] == 2:
-                bus.export(path, Wireless(self, path, record))
+                kind = WirelessListingStrings if record.get("list_as_strings") else Wireless
+                bus.export(path, kind(self, path, record))
             self.devices.append(path)
+
+    def generate_access_points(self, count):
+        """`generated(count)`, answered by `answer_generated` (exporting ten thousand
+        objects one by one takes dbus-next minutes)."""
+        paths = []
+        for record in generated(count):
+            self.next_access_point += 1
+            path = "%s/AccessPoint/%d" % (ROOT, self.next_access_point)
+            self.generated[path] = AccessPoint(record)
+            paths.append(path)
+        return paths
+
+    def answer_generated(self, message):
+        """Properties.Get and GetAll of a generated access point, as dbus-next would answer."""
+        access_point = self.generated.get(message.path)
+        if access_point is None or message.interface != "org.freedesktop.DBus.Properties":
+            return None
+        if self.fixture.get("refuse_access_point_reads"):
+            return Message.new_error(message, "org.freedesktop.DBus.Error.AccessDenied", "Reading access points is refused")
+        values = {"HwAddress": Variant("s", access_point.HwAddress), "Ssid": Variant("ay", access_point.Ssid),
+                  "Strength": Variant("y", access_point.Strength), "Frequency": Variant("u", access_point.Frequency),
+                  "LastSeen": Variant("i", access_point.LastSeen), "Flags": Variant("u", 1), "Mode": Variant("u", 2)}
+        if message.member == "GetAll":
+            return Message.new_method_return(message, "a{sv}", [values])
+        if message.member == "Get" and len(message.body) == 2 and message.body[1] in values:
+            return Message.new_method_return(message, "v", [values[message.body[1]]])
+        return None
 
     def export_access_points(self, records):
         paths = []

@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import Testing
+
+/// D-Bus under a hostile system, through the release binary (issue 25, items 1 and 3): the
+/// process is the point, since what held it up was the teardown of its connections and the
+/// threads it started.
+@Suite struct DBusDeadlineTests {
+    /// What runs against the wedged bus.
+    enum WedgedRun: String, CaseIterable, Sendable {
+        /// `sources = ["wifi", "fixed"]`, `where --timeout 1` with an accuracy the fixed
+        /// location does not meet, so the chain waits for Wi-Fi until the deadline.
+        case wifiThenFixed
+        /// No `sources`: the zero-config chain's presence checks (GeoClue and Wi-Fi ask the
+        /// bus), a fixed location, `--waybar --timeout 1`.
+        case zeroConfigWaybar
+    }
+
+    /// A system bus daemon stopped with SIGSTOP: its socket accepts and never answers. Closing
+    /// a connection that never authenticated waited for sd-bus's 90 s authentication timeout
+    /// (`sd_bus_flush_close_unref`), so a run with a 1 s timeout took 90 s. Now it costs at
+    /// most the deadline and a little: the bound below (3 s) tells "ended" from "waited
+    /// for sd-bus".
+    @Test(arguments: WedgedRun.allCases)
+    func aWedgedSystemBusCostsNoMoreThanTheDeadline(_ run: WedgedRun) async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        bus.signalDaemon(SIGSTOP)
+        defer { bus.signalDaemon(SIGCONT) }
+        let weather = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
+        let nothing = try ClosedPort()
+        let runner = try CommandRunner()
+        let fixed = "[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\naccuracy = 100\n"
+        let arguments: [String]
+        switch run {
+        case .wifiThenFixed:
+            try runner.writeConfig("""
+                version = 1
+                [location]
+                sources = ["wifi", "fixed"]
+                [location.wifi]
+                permission = "allow"
+                base_url = "\(weather.baseURL)/v1/geolocate"
+                \(fixed)
+                """)
+            arguments = ["where", "--timeout", "1", "--accuracy", "10m"]
+        case .zeroConfigWaybar:
+            try runner.writeConfig("""
+                version = 1
+                [location.gpsd]
+                host = "127.0.0.1"
+                port = \(nothing.port)
+                \(fixed)
+                [weather.open-meteo]
+                base_url = "\(weather.baseURL)"
+                """)
+            arguments = ["--waybar", "--timeout", "1"]
+        }
+        let result = try await runner.run(arguments, environment: bus.environment, killAfter: .seconds(120))
+        #expect(!result.killed)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(run == .wifiThenFixed ? "fixed location" : "\"text\""), "\(result.stdout)")
+        #expect(result.elapsed < .seconds(3), "a 1 s deadline took \(result.elapsed)")
+        print("wedged bus, \(run.rawValue): \(result.elapsed)")
+    }
+
+    /// A crowd of access points (the strongest, 100 %, listed last): every one is read, in
+    /// batches from one thread, so the strongest is sent, the process keeps to a few threads
+    /// (it started one per access point: 10,000 threads), and the run ends within its timeout.
+    @Test(arguments: [300, 10_000])
+    func aCrowdOfAccessPointsIsReadInBatches(count: Int) async throws {
+        let service = try await NetworkManagerService.started(fixture: "crowd-\(count).json")
+        defer { service.stop() }
+        let server = try FixtureServer.inspecting { _ in .fixture("wifi/geolocate/success.json") }
+        let runner = try CommandRunner()
+        try runner.writeConfig(WiFiCommandTests.config(server).replacingOccurrences(of: "timeout = 30", with: "timeout = 60"))
+        let sampler = ThreadSampler(executable: CommandRunner.executable.resolvingSymlinksInPath().path)
+        let result = try await runner.run(["where", "--json"], environment: service.environment.merging(sampler.environment) { a, _ in a },
+                                          killAfter: .seconds(120))
+        let threads = await sampler.stop()
+        #expect(!result.killed)
+        #expect(result.status == 0, "\(result.stderr)")
+        let request = try #require(server.receivedRequests.first)
+        let sent = try WiFiLocationProviderTests.sentMACs(request).map { $0.lowercased() }
+        #expect(sent.first == "f4:94:5f:76:4b:73", "the strongest access point is sent first: \(sent.prefix(3))")
+        #expect(sent.count == 20)
+        #expect(threads > 0, "the sampler saw the process")
+        #expect(threads <= 64, "\(threads) threads")
+        #expect(result.elapsed < .seconds(60), "within the timeout: \(result.elapsed)")
+        print("\(count) access points: \(result.elapsed), at most \(threads) threads seen")
+    }
+}
