@@ -16,9 +16,11 @@ import HereWeatherWiFi
     }
 
     static func provider(_ service: NetworkManagerService, _ server: FixtureServer, key: String? = nil,
-                         memory: WiFiNeighbourhoodMemory? = nil) -> WiFiLocationProvider {
-        WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate", key: key),
-                             scanner: NetworkManagerScanner(address: service.address), http: CurlHTTPClient(), memory: memory)
+                         memory: WiFiNeighbourhoodMemory? = nil, rememberDays: Double = WiFiSettings.defaultRememberDays) -> WiFiLocationProvider {
+        var settings = WiFiSettings(baseURL: server.baseURL + "/v1/geolocate", key: key)
+        settings.rememberDays = rememberDays
+        return WiFiLocationProvider(settings: settings, scanner: NetworkManagerScanner(address: service.address),
+                                    http: CurlHTTPClient(), memory: memory)
     }
 
     static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300)) -> LocationRequest {
@@ -198,7 +200,10 @@ import HereWeatherWiFi
         #expect(server.receivedRequests.first?.target == "/v1/geolocate?key=not-a-real-wifi-key")
     }
 
-    @Test func theSameNeighbourhoodWithinMaxAgeCostsNoRequest() async throws {
+    /// Issue 22 item 3: a neighbourhood is a place. The same access points answer from memory
+    /// past max age (they have not moved), as a current fix, for `remember_days`; past that,
+    /// or with other access points around, the service is asked again.
+    @Test func theSameNeighbourhoodCostsNoRequestForDays() async throws {
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
         let server = try Self.geolocateServer()
@@ -213,10 +218,22 @@ import HereWeatherWiFi
         #expect(second.horizontalAccuracy == first.horizontalAccuracy)
         let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        // Older than max age: asked again.
+        // Older than max age: still the same place, answered now from memory.
         try await Task.sleep(for: .milliseconds(1100))
-        _ = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
+        let later = Date()
+        let remembered = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
+        #expect(server.receivedRequests.count == 1, "the same access points past max age cost no request")
+        #expect(remembered.timestamp >= later, "a current fix: the access points were seen now")
+        #expect(remembered.coordinate == first.coordinate)
+        // Older than remember_days (here 1 s): asked again.
+        let forgetful = Self.provider(service, server, memory: memory, rememberDays: 1.0 / 86_400)
+        _ = try await forgetful.requestLocation(Self.request())
         #expect(server.receivedRequests.count == 2)
+        // Other access points: another place, asked.
+        let elsewhere = try await NetworkManagerService.started(fixture: "forty.json")
+        defer { elsewhere.stop() }
+        _ = try await Self.provider(elsewhere, server, memory: memory).requestLocation(Self.request())
+        #expect(server.receivedRequests.count == 3)
     }
 
     @Test func aPlainHTTPServiceIsRefusedBeforeAnyScan() async throws {

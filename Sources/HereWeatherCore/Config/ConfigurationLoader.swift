@@ -114,6 +114,8 @@ public enum ConfigurationLoader {
             settings.wifi.baseURL = try wifi.url("base_url") ?? settings.wifi.baseURL
             settings.wifi.key = try wifi.secret("key")
             settings.wifi.allowPlainHTTP = try wifi.bool("allow_plain_http") ?? false
+            settings.wifi.rememberDays = try wifi.number("remember_days", in: WiFiSettings.rememberDaysRange, unit: " days")
+                ?? settings.wifi.rememberDays
         }
         if let gpsd = try table.table("gpsd") {
             settings.permissions[.gpsd] = try gpsd.choice("permission", LocationPermission.userChoices)

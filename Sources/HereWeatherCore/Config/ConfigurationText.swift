@@ -46,6 +46,7 @@ public enum ConfigurationText {
     # permission = "ask"      # sends the Wi-Fi networks around you (never their names) to a third party
     base_url = "https://api.beacondb.net/v1/geolocate"   # any Ichnaea/Google geolocate endpoint
     # key = ""                # for services that need one (sent as ?key=)
+    # remember_days = 7       # the same access points answer from memory, without a request
 
     [location.ip]
     # permission = "ask"      # IP lookup sends your address to a third party
@@ -127,6 +128,9 @@ public enum ConfigurationText {
         lines += ["", "[location.wifi]"] + permission(.wifi) + ["base_url = \(quote(location.wifi.baseURL))"]
         if location.wifi.key?.isEmpty == false { lines.append("key = \"[redacted]\"  # from the config file") }
         if location.wifi.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        if location.wifi.rememberDays != WiFiSettings.defaultRememberDays {
+            lines.append("remember_days = \(number(location.wifi.rememberDays))")
+        }
         lines += ["", "[location.ip]"] + permission(.ip)
             + ["services = [" + location.ip.services.map { quote($0.rawValue) }.joined(separator: ", ") + "]"]
         for service in IPService.allCases {

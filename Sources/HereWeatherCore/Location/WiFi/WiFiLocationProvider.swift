@@ -14,7 +14,8 @@ import Foundation
 /// followed (it would send the access points to a host nobody agreed to), and the request names
 /// here-weather and its version in its User-Agent, as BeaconDB asks. An answer is
 /// remembered against its access points (`WiFiNeighbourhoodMemory`): the same
-/// neighbourhood within max age costs no request. The fix's accuracy is the service's
+/// neighbourhood costs no request for `remember_days` (7 by default; the access points have
+/// not moved, so the answer is a current fix, not one aged by max age). The fix's accuracy is the service's
 /// radius, judged against the request at once (asking again would not improve it).
 public struct WiFiLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .wifi }
@@ -50,10 +51,13 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         guard selection.isEnough else { throw WiFiError.tooFewAccessPoints(summary: selection.summary) }
         let macAddresses = Set(selection.used.map(\.macAddress))
         let now = Date()
-        if let remembered = memory?.answer(for: macAddresses, service: settings.baseURL, now: now) {
-            let fix = location(remembered.coordinate, accuracy: remembered.accuracy, timestamp: remembered.timestamp,
+        if let remembered = memory?.answer(for: macAddresses, service: settings.baseURL, now: now),
+           now.timeIntervalSince(remembered.timestamp) <= settings.rememberDays * 86_400 {
+            // A neighbourhood is a place: the access points just seen are where they were, so
+            // the position is current (the scan is now), whatever the age of the answer.
+            let fix = location(remembered.coordinate, accuracy: remembered.accuracy, timestamp: now,
                                count: remembered.macAddresses.count)
-            if FixSelector(request: request).isFresh(fix, at: now) { return FixSelector.judgedAtOnce(fix, for: request, now: now) }
+            return FixSelector.judgedAtOnce(fix, for: request, now: now)
         }
         try Task.checkCancellation()
         let (coordinate, accuracy) = try await ask(selection.used, deadline: request.deadline)

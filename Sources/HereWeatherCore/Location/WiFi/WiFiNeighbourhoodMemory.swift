@@ -8,8 +8,8 @@ import Foundation
 /// for, in `$XDG_STATE_HOME/here-weather/wifi-neighbourhood.json` (mode 0600, written
 /// atomically, read only when it is a regular file under 64 KiB).
 ///
-/// An unchanged neighbourhood then costs no request while the answer is within max age:
-/// the services are run by volunteers and ask not to be hammered. The rule for "unchanged":
+/// An unchanged neighbourhood then costs no request for `remember_days` (a week by default):
+/// access points do not move, and the services are run by volunteers who ask not to be hammered. The rule for "unchanged":
 /// the same service, and at least half of the access points in the two sets together are
 /// in both (a Jaccard index of 0.5 or more), and at least 2 of them. A laptop at home sees
 /// most of the same networks from run to run; a few hundred metres away, most are new.
@@ -67,7 +67,7 @@ public struct WiFiNeighbourhoodMemory: Sendable {
     }
 
     /// The remembered answer for these access points at `service`, if it is the same
-    /// neighbourhood (the caller judges its age against the request's max age).
+    /// neighbourhood (the caller judges its age against `remember_days`).
     public func answer(for macAddresses: Set<String>, service: String, now: Date) -> Answer? {
         guard let remembered = load(), remembered.service == service, let key = readKey() else { return nil }
         let byHash = Dictionary(macAddresses.map { (Self.hash($0, key: key), $0) }, uniquingKeysWith: { first, _ in first })

@@ -9,6 +9,11 @@ public struct WiFiSettings: Sendable, Equatable {
     public var key: String?
     /// Whether a plain-http URL to a remote host may be used.
     public var allowPlainHTTP = false
+    /// How long a neighbourhood's answer is remembered, in days (`remember_days`): access
+    /// points do not move, so the same ones answer from memory without a request. 0: never.
+    public var rememberDays = WiFiSettings.defaultRememberDays
+    public static let defaultRememberDays = 7.0
+    public static let rememberDaysRange = 0.0...365.0
 
     public init(baseURL: String = WiFiSettings.defaultBaseURL, key: String? = nil, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
