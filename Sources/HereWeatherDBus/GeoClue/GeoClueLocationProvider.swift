@@ -119,6 +119,9 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
                                                       interface: Self.locationInterface, deadline: request.deadline)
             } catch let error as DBusError where error.concernsOneMessage {
                 continue   // this update cannot be read (gone, refused, malformed): wait for the next
+            } catch DBusError.timedOut {
+                if let answer = selector.answerAtDeadline(now: Date()) { return answer }
+                throw GeoClueError.noFix(seconds: given, seen: selector.fixesSeen)
             }
             guard let fix = Self.location(from: properties) else { continue }
             if let answer = selector.consider(fix, now: Date()) { return answer }
