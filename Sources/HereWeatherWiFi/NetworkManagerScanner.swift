@@ -117,21 +117,45 @@ public struct NetworkManagerScanner: AccessPointScanner {
         return zip(paths, types).filter { (try? $0.1.get().first?.uint32) == Self.wifiDeviceType }.map(\.0)
     }
 
-    /// Every access point of `devices`, with its age now. The properties of all of them are
-    /// read in batches from one thread (`callEach`), however many there are.
+    /// Every access point of `devices`, with its age now. NetworkManager (1.22 and later, as
+    /// libnm does) gives every object's properties in one answer of its ObjectManager at
+    /// `/org/freedesktop`; without one, the access points' properties are read in batches from
+    /// one thread (`callEach`), however many there are.
     private func accessPoints(_ connection: DBusConnection, devices: [String],
                               deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
-        var found: [AccessPoint] = []
+        var lists: [[String]] = []
         for device in devices {
             let reply = try await connection.call(destination: Self.service, path: device, interface: Self.wirelessInterface,
                                                   member: "GetAllAccessPoints", deadline: deadline)
-            let paths = try NetworkManagerValues.objectPaths(reply, of: "GetAllAccessPoints")
-            let replies = try await connection.callEach(paths.map { path in
+            lists.append(try NetworkManagerValues.objectPaths(reply, of: "GetAllAccessPoints"))
+        }
+        let paths = lists.flatMap { $0 }
+        let objects = try await managedObjects(connection, deadline: deadline)
+        let replies: [Result<[DBusValue], DBusError>]
+        if let objects {
+            replies = paths.map { path in
+                objects[path]?.dictionary?[Self.accessPointInterface].map { .success([$0]) }
+                    ?? .failure(.remote(name: "org.freedesktop.DBus.Error.UnknownObject", message: path))
+            }
+        } else {
+            replies = try await connection.callEach(paths.map { path in
                 Self.propertyCall(path: path, member: "GetAll", arguments: [.string(Self.accessPointInterface)])
             }, deadline: deadline)
-            found += try NetworkManagerValues.accessPoints(from: replies, bootSeconds: BootClock.seconds())
         }
-        return found
+        return try NetworkManagerValues.accessPoints(from: replies, bootSeconds: BootClock.seconds())
+    }
+
+    /// Every object's interfaces and properties from NetworkManager's ObjectManager, by path;
+    /// nil when it has none (an error reply, or an answer of another shape).
+    private func managedObjects(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [String: DBusValue]? {
+        do {
+            let reply = try await connection.call(destination: Self.service, path: "/org/freedesktop",
+                                                  interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects",
+                                                  deadline: deadline)
+            return reply.first?.dictionary
+        } catch DBusError.remote {
+            return nil
+        }
     }
 
     /// A call on NetworkManager's `org.freedesktop.DBus.Properties` (`Get` by default).

@@ -14,9 +14,10 @@ import Testing
         /// A stopped bus daemon; no `sources`: the zero-config chain's presence checks (GeoClue
         /// and Wi-Fi ask the bus), a fixed location, `--waybar --timeout 1`.
         case wedgedZeroConfigWaybar
-        /// NetworkManager with 300 access points, the strongest listed last.
+        /// NetworkManager with 300 access points, the strongest listed last, and no
+        /// ObjectManager: read in batches.
         case crowdOf300
-        /// The same with 10,000.
+        /// 10,000, from NetworkManager's ObjectManager (one answer).
         case crowdOf10000
     }
 
@@ -33,7 +34,7 @@ import Testing
     /// A system bus daemon stopped with SIGSTOP: its socket accepts and never answers. Closing
     /// a connection that never authenticated waited for sd-bus's 90 s authentication timeout
     /// (`sd_bus_flush_close_unref`), so a run with a 1 s timeout took 90 s. Now it costs at
-    /// most the deadline and a little: the bound below (3 s) tells "ended" from "waited
+    /// most the deadline and a little (0.5 s idle): the bound below (5 s, for a loaded machine) tells "ended" from "waited
     /// for sd-bus".
     func wedgedBus(zeroConfig: Bool) async throws {
         let bus = try await PrivateBus.started()
@@ -72,7 +73,7 @@ import Testing
         #expect(!result.killed)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(zeroConfig ? "\"text\"" : "fixed location"), "\(result.stdout)")
-        #expect(result.elapsed < .seconds(3), "a 1 s deadline took \(result.elapsed)")
+        #expect(result.elapsed < .seconds(5), "a 1 s deadline took \(result.elapsed)")
         print("wedged bus, \(arguments.joined(separator: " ")): \(result.elapsed)")
     }
 

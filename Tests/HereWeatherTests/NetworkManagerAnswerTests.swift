@@ -36,8 +36,9 @@ import Testing
         }
     }
 
-    /// 300 access points, the strongest listed last: all are read (the old one-call-each
-    /// read lost those beyond dbus-daemon's 128 pending replies, the strongest among them).
+    /// 300 access points, the strongest listed last, from a NetworkManager without an
+    /// ObjectManager: all are read in batches (the old one-call-each read lost those beyond
+    /// dbus-daemon's 128 pending replies, the strongest among them).
     @Test func everyAccessPointOfACrowdIsRead() async throws {
         let service = try await NetworkManagerService.started(fixture: "crowd-300.json")
         defer { service.stop() }
@@ -46,6 +47,17 @@ import Testing
         let selection = WiFiSelection(found)
         #expect(selection.used.first?.macAddress == "f4:94:5f:76:4b:73", "the strongest of all is sent first")
         #expect(selection.used.count == WiFiSelection.maximumSent)
+    }
+
+    /// 10,000 access points from a NetworkManager with an ObjectManager (1.22 and later):
+    /// one answer holds them all, the strongest (listed last) among them.
+    @Test func aCrowdOfTenThousandIsReadInOneAnswer() async throws {
+        let service = try await NetworkManagerService.started(fixture: "crowd-10000.json")
+        defer { service.stop() }
+        let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(60))
+        #expect(found.count == 10_001)
+        #expect(WiFiSelection(found).used.first?.macAddress == "f4:94:5f:76:4b:73")
+        #expect(service.calls.contains("GetManagedObjects"))
     }
 
     @Test func valuesOutsideTheirRangesAreClamped() {

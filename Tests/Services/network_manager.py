@@ -12,7 +12,10 @@ call to LOG ("GetDevices", "RequestScan /org/.../Devices/2 {}"), so a test can s
 asked.
 
 Fixture: {"wireless_enabled": bool, "hardware_enabled": bool, "refuse_access_point_reads": bool
-(the generated access points' properties answer AccessDenied), "devices": [device]}, where
+(the generated access points' properties answer AccessDenied), "object_manager": bool
+(GetManagedObjects on /org/freedesktop answers every access point's properties, as
+NetworkManager's ObjectManager does; without it, as for an older NetworkManager, the call
+fails with UnknownMethod), "devices": [device]}, where
 a device is {"interface", "type" (2 = Wi-Fi), "access_points": [ap], "last_scan_age_s",
 "after_scan": [ap] (the list a RequestScan yields), "scan_ms" (how long a scan takes;
 absent: it never finishes), "scan_hangs" (RequestScan never answers),
@@ -203,6 +206,7 @@ class NetworkManager(ServiceInterface):
         self.fixture = fixture
         self.next_access_point = 0
         self.generated = {}
+        self.exported = {}
         bus.add_message_handler(self.answer_generated)
         self.devices = []
         for index, record in enumerate(fixture.get("devices", [])):
@@ -224,16 +228,29 @@ class NetworkManager(ServiceInterface):
             paths.append(path)
         return paths
 
+    @staticmethod
+    def properties(access_point):
+        return {"HwAddress": Variant("s", access_point.HwAddress), "Ssid": Variant("ay", access_point.Ssid),
+                "Strength": Variant("y", access_point.Strength), "Frequency": Variant("u", access_point.Frequency),
+                "LastSeen": Variant("i", access_point.LastSeen), "Flags": Variant("u", 1), "Mode": Variant("u", 2)}
+
     def answer_generated(self, message):
-        """Properties.Get and GetAll of a generated access point, as dbus-next would answer."""
+        """Properties.Get and GetAll of a generated access point, as dbus-next would answer;
+        ObjectManager.GetManagedObjects on /org/freedesktop when the fixture offers it."""
+        if message.path == "/org/freedesktop" and message.member == "GetManagedObjects":
+            if not self.fixture.get("object_manager"):
+                return Message.new_error(message, "org.freedesktop.DBus.Error.UnknownMethod", "No such method")
+            log("GetManagedObjects")
+            interface = "org.freedesktop.NetworkManager.AccessPoint"
+            objects = {path: {interface: self.properties(ap)} for path, ap in self.generated.items()}
+            objects.update({path: {interface: self.properties(ap)} for path, ap in self.exported.items()})
+            return Message.new_method_return(message, "a{oa{sa{sv}}}", [objects])
         access_point = self.generated.get(message.path)
         if access_point is None or message.interface != "org.freedesktop.DBus.Properties":
             return None
         if self.fixture.get("refuse_access_point_reads"):
             return Message.new_error(message, "org.freedesktop.DBus.Error.AccessDenied", "Reading access points is refused")
-        values = {"HwAddress": Variant("s", access_point.HwAddress), "Ssid": Variant("ay", access_point.Ssid),
-                  "Strength": Variant("y", access_point.Strength), "Frequency": Variant("u", access_point.Frequency),
-                  "LastSeen": Variant("i", access_point.LastSeen), "Flags": Variant("u", 1), "Mode": Variant("u", 2)}
+        values = self.properties(access_point)
         if message.member == "GetAll":
             return Message.new_method_return(message, "a{sv}", [values])
         if message.member == "Get" and len(message.body) == 2 and message.body[1] in values:
@@ -245,7 +262,8 @@ class NetworkManager(ServiceInterface):
         for record in records:
             self.next_access_point += 1
             path = "%s/AccessPoint/%d" % (ROOT, self.next_access_point)
-            self.bus.export(path, AccessPoint(record))
+            self.exported[path] = AccessPoint(record)
+            self.bus.export(path, self.exported[path])
             paths.append(path)
         return paths
 
