@@ -26,8 +26,11 @@ let package = Package(
     name: "here-weather",
     products: [
         .executable(name: "here-weather", targets: ["here-weather"]),
-        // The core as a library, for the fuzz targets in Fuzz/ (a package of their own).
+        // The core as a library, for the fuzz targets in Fuzz/ (a package of their own); the
+        // D-Bus and Wi-Fi targets too, whose decoders of NetworkManager's and GeoClue's values are fuzzed.
         .library(name: "HereWeatherCore", targets: ["HereWeatherCore"]),
+        .library(name: "HereWeatherDBus", targets: ["HereWeatherDBus"]),
+        .library(name: "HereWeatherWiFi", targets: ["HereWeatherWiFi"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

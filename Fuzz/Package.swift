@@ -17,6 +17,9 @@ let targets = [
     "FuzzIPLookup", "FuzzGeocoding",
 ]
 
+/// Targets that also fuzz the D-Bus decoders (NetworkManager, GeoClue).
+let dbusTargets = ["FuzzDBusValues"]
+
 let package = Package(
     name: "here-weather-fuzz",
     dependencies: [
@@ -28,6 +31,12 @@ let package = Package(
     ] + targets.map { name in
         .executableTarget(name: name, dependencies: [
             "FuzzSupport", .product(name: "HereWeatherCore", package: "here-weather"),
+        ])
+    } + dbusTargets.map { name in
+        .executableTarget(name: name, dependencies: [
+            "FuzzSupport", .product(name: "HereWeatherCore", package: "here-weather"),
+            .product(name: "HereWeatherDBus", package: "here-weather"),
+            .product(name: "HereWeatherWiFi", package: "here-weather"),
         ])
     }
 )
