@@ -1,6 +1,5 @@
 import ArgumentParser
 import HereWeatherCore
-import HereWeatherHTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -107,11 +106,11 @@ struct ReportCommand: AsyncParsableCommand {
             let settings = loaded.configuration
             shown = settings.output
             let kind = provider?.value ?? settings.weather.provider
-            let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
+            let system = try location.verbosity.system(for: settings)
+            let (locationProvider, request) = try location.locationSetup(loaded, system: system, environment: environment,
                                                                          geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  http: try location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
-                                                                                                          environment: environment))
+                                                                  http: system.http)
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),
@@ -120,7 +119,7 @@ struct ReportCommand: AsyncParsableCommand {
             if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: output.isForPrograms,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(settings)),
-                                      ascii: shown.icons == .ascii)
+                                      ascii: shown.icons == .ascii, output: Terminal.spinnerOutput())
                 weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
                 started.start()
                 spinner = started

@@ -12,7 +12,7 @@ import Glibc
 
     @Test func drawsAFrameAndErasesItOnStop() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("fetching weather from Open-Meteo…", output: terminal.slave)
+        let spinner = Spinner("fetching weather from Open-Meteo…", descriptor: terminal.slave)
         spinner.redraw()
         spinner.update("next step…")
         spinner.redraw()
@@ -25,7 +25,7 @@ import Glibc
 
     @Test func stopWithoutAFrameWritesNothing() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", output: terminal.slave)
+        let spinner = Spinner("waiting…", descriptor: terminal.slave)
         spinner.stop()
         spinner.stop()
         #expect(try terminal.screen() == "")
@@ -33,7 +33,7 @@ import Glibc
 
     @Test func pausedErasesTheLineAndHoldsFrames() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", output: terminal.slave, ascii: true)
+        let spinner = Spinner("waiting…", descriptor: terminal.slave, ascii: true)
         spinner.redraw()
         spinner.whilePaused {
             spinner.redraw()  // held: a question is on the line

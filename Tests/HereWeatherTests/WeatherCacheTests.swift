@@ -12,7 +12,7 @@ import HereWeatherHTTP
 
     var cache: WeatherCache {
         let clock = clock
-        return WeatherCache(directory: directory, now: { clock.now })
+        return WeatherCache(directory: directory, now: { clock.date })
     }
 
     var key: WeatherCacheKey {
@@ -50,7 +50,7 @@ import HereWeatherHTTP
         let again = try await provider().report(for: query())
         #expect(service.calls == 2)
         #expect(again.freshness.cached == false)
-        #expect(try cache.load(key).fetchedAt == clock.now, "the new answer replaced the entry")
+        #expect(try cache.load(key).fetchedAt == clock.date, "the new answer replaced the entry")
     }
 
     @Test func aTTLOfZeroAlwaysAsks() async throws {
@@ -168,7 +168,7 @@ import HereWeatherHTTP
         }
         // Our format, but another key's entry under this name (renamed by hand, say).
         let other = WeatherCacheKey(provider: .openMeteo, coordinate: tampa, units: .imperial, coordinateDecimals: 2)
-        let entry = WeatherCacheEntry(key: other, fetchedAt: clock.now, serviceMaxAge: nil, recording: Data("{}".utf8))
+        let entry = WeatherCacheEntry(key: other, fetchedAt: clock.date, serviceMaxAge: nil, recording: Data("{}".utf8))
         try writeFile(String(decoding: entry.fileBytes(), as: UTF8.self))
         #expect(throws: WeatherCacheError.self) { try cache.load(key) }
         let report = try await provider().report(for: query())
@@ -177,7 +177,7 @@ import HereWeatherHTTP
     }
 
     @Test func anEntryTheProviderCannotDecodeIsNoAnswer() async throws {
-        let entry = WeatherCacheEntry(key: key, fetchedAt: clock.now, serviceMaxAge: nil,
+        let entry = WeatherCacheEntry(key: key, fetchedAt: clock.date, serviceMaxAge: nil,
                                       recording: Fixtures.data("weather/misc/captive-portal.html"))
         try cache.store(entry)
         _ = try await provider().report(for: query())
@@ -211,7 +211,7 @@ import HereWeatherHTTP
         let report = try await provider().report(for: query())
         #expect(report.freshness == Freshness(cached: true, ageSeconds: 1380, stale: true))
         #expect(service.calls == 2, "the service was asked first")
-        let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.now, source: .fixed, name: "Tampa")
+        let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.date, source: .fixed, name: "Tampa")
         let text = TextReport(location: location, report: report, style: .plain).render()
         #expect(text.split(separator: "\n").dropFirst().first == "offline: from 23 min ago")
         let json = JSONReport.render(location: location, report: report)
@@ -267,7 +267,7 @@ import HereWeatherHTTP
         let report = try await provider(readsFresh: false).report(for: query())
         #expect(report.freshness.cached == false)
         #expect(service.calls == 2)
-        #expect(try cache.load(key).fetchedAt == clock.now)
+        #expect(try cache.load(key).fetchedAt == clock.date)
     }
 
     /// Issue 14: an entry younger than the TTL is never called stale, even when it stands in
@@ -305,7 +305,7 @@ import HereWeatherHTTP
         let waiting = Task { try await provider().report(for: query()) }
         try await Task.sleep(for: .milliseconds(200))  // let it find no entry and start waiting
         let fetched = try await service.fetch(query())
-        try cache.store(WeatherCacheEntry(key: key, fetchedAt: clock.now, serviceMaxAge: nil, recording: fetched.recording))
+        try cache.store(WeatherCacheEntry(key: key, fetchedAt: clock.date, serviceMaxAge: nil, recording: fetched.recording))
         held.release()
         let report = try await waiting.value
         #expect(report.freshness.cached)
