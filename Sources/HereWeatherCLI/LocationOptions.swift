@@ -151,7 +151,7 @@ struct LocationOptions: ParsableArguments {
         let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
         let request = ProviderFactory.locationRequest(settings, accuracy: accuracy?.value, timeout: timeout,
                                                       maxAge: maxAge.flatMap(Self.seconds(maxAge:)))
-        return (provider, request)
+        return (provider, request.starting(at: system.clock.now))
     }
 
     /// The location sources this run may wait on, for the spinner's words.

@@ -114,7 +114,8 @@ struct ReportCommand: AsyncParsableCommand {
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),
-                                                         readsFreshEntries: !noCache, allowsStale: !noStale)
+                                                         readsFreshEntries: !noCache, allowsStale: !noStale,
+                                                         clock: system.clock)
             }
             if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: output.isForPrograms,
                                         verbose: location.verbosity.verbose, environment: environment) {
@@ -130,7 +131,8 @@ struct ReportCommand: AsyncParsableCommand {
                 weatherProvider: weatherProvider,
                 units: units?.value ?? settings.weather.units,
                 weatherTimeout: settings.weather.timeout,
-                recording: try weatherReplay.map(Self.readRecording))
+                recording: try weatherReplay.map(Self.readRecording),
+                clock: system.clock)
             let (location, report) = try await lookup.run()
             spinner?.stop()
             if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }

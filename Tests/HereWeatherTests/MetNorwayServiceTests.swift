@@ -191,7 +191,7 @@ import HereWeatherHTTP
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-metno-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = TestClock()
-        let cache = WeatherCache(directory: directory, now: { clock.date })
+        let cache = WeatherCache(directory: directory, clock: clock)
         let caching = CachingWeatherProvider(base: provider(server), cache: cache, ttl: 600, staleLimit: 21_600,
                                              coordinateDecimals: 2)
         let key = WeatherCacheKey(provider: .metNorway, coordinate: oslo, units: .metric, coordinateDecimals: 2)

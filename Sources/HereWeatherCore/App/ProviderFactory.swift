@@ -43,9 +43,10 @@ public enum ProviderFactory {
         }
         let chain = LocationSourceChain(providers, authorizer: authorizer,
                                         skipsAbsentSources: only == nil && config.location.isZeroConfig,
-                                        configPath: configPath)
+                                        configPath: configPath, clock: system.clock)
         guard let memory else { return chain }
-        return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer)
+        return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer,
+                                           clock: system.clock)
     }
 
     /// The provider for one configured source.
@@ -60,12 +61,13 @@ public enum ProviderFactory {
             return system.geoClue()
         case .wifi:
             return WiFiLocationProvider(settings: config.location.wifi, scanner: system.wifiScanner,
-                                        http: system.http, memory: wifiMemory, configPath: configPath)
+                                        http: system.http, memory: wifiMemory, configPath: configPath, clock: system.clock)
         case .nmea:
             guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
             return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
         case .ip:
-            return IPLocationProvider(settings: config.location.ip, http: system.http, configPath: configPath)
+            return IPLocationProvider(settings: config.location.ip, http: system.http, configPath: configPath,
+                                      clock: system.clock)
         case .fixed:
             return FixedLocationProvider(place: config.location.fixed, configPath: configPath)
         }
