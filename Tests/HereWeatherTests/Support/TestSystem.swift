@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 @testable import HereWeatherCLI
 @testable import HereWeatherCore
+import HereWeatherDBus
 import HereWeatherHTTP
+import HereWeatherWiFi
 
 extension RunSystem {
     /// A run's system for tests (`RunSystem.live`'s counterpart): libcurl for a test's local
@@ -21,6 +23,18 @@ extension SystemAssembly {
     /// Every run gets `system`, whatever its environment.
     static func test(_ system: RunSystem) -> SystemAssembly {
         SystemAssembly { _ in system }
+    }
+
+    /// The live system with NetworkManager and GeoClue on the bus at `address` (a private
+    /// bus), as `DBUS_SYSTEM_BUS_ADDRESS` gives it to the binary: an in-process run's
+    /// environment is not the process's, which sd-bus reads.
+    static func live(bus address: String) -> SystemAssembly {
+        SystemAssembly { environment in
+            var system = try SystemAssembly.live.assemble(environment)
+            system.wifiScanner = NetworkManagerScanner(address: address)
+            system.geoClue = { GeoClueLocationProvider { try DBusConnection.connect(address: address) } }
+            return system
+        }
     }
 }
 
