@@ -16,11 +16,12 @@ import HereWeatherWiFi
     }
 
     static func provider(_ service: NetworkManagerService, _ server: FixtureServer, key: String? = nil,
-                         memory: WiFiNeighbourhoodMemory? = nil, rememberDays: Double = WiFiSettings.defaultRememberDays) -> WiFiLocationProvider {
+                         memory: WiFiNeighbourhoodMemory? = nil, rememberDays: Double = WiFiSettings.defaultRememberDays,
+                         clock: any RunClock = ContinuousClock()) -> WiFiLocationProvider {
         var settings = WiFiSettings(baseURL: server.baseURL + "/v1/geolocate", key: key)
         settings.rememberDays = rememberDays
         return WiFiLocationProvider(settings: settings, scanner: NetworkManagerScanner(address: service.address),
-                                    http: CurlHTTPClient(), memory: memory)
+                                    http: CurlHTTPClient(), memory: memory, clock: clock)
     }
 
     static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300)) -> LocationRequest {
@@ -210,7 +211,11 @@ import HereWeatherWiFi
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("wifi-memory-\(UUID().uuidString)/wifi.json")
         defer { try? FileManager.default.removeItem(at: state.deletingLastPathComponent()) }
         let memory = WiFiNeighbourhoodMemory(path: state.path)
-        let provider = Self.provider(service, server, memory: memory)
+        // The answers are dated on a test clock (the scan and the POST keep real deadlines),
+        // on a whole second: a fractional date read back from the state file can differ in its
+        // last bits (seconds since 1970 and back), which would blur "exactly max age".
+        let clock = TestClock(date: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let provider = Self.provider(service, server, memory: memory, clock: clock)
         let first = try await provider.requestLocation(Self.request())
         let second = try await provider.requestLocation(Self.request())
         #expect(server.receivedRequests.count == 1, "the second answer came from memory")
@@ -218,21 +223,23 @@ import HereWeatherWiFi
         #expect(second.horizontalAccuracy == first.horizontalAccuracy)
         let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        // Older than max age: still the same place, answered now from memory.
-        try await Task.sleep(for: .milliseconds(1100))
-        let later = Date()
+        // Past max age: still the same place, answered from memory as a current fix.
+        clock.advance(by: .seconds(2))
         let remembered = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
         #expect(server.receivedRequests.count == 1, "the same access points past max age cost no request")
-        #expect(remembered.timestamp >= later, "a current fix: the access points were seen now")
+        #expect(remembered.timestamp == clock.date, "a current fix: the access points were seen now")
         #expect(remembered.coordinate == first.coordinate)
-        // Older than remember_days (here 1 s): asked again.
-        let forgetful = Self.provider(service, server, memory: memory, rememberDays: 1.0 / 86_400)
-        _ = try await forgetful.requestLocation(Self.request())
+        // At remember_days exactly (7 days after the answer): still remembered. A moment older: asked again.
+        clock.advance(by: .seconds(7 * 86_400 - 2))
+        _ = try await provider.requestLocation(Self.request())
+        #expect(server.receivedRequests.count == 1, "7 days old with remember_days = 7")
+        clock.advance(by: .milliseconds(1))
+        _ = try await provider.requestLocation(Self.request())
         #expect(server.receivedRequests.count == 2)
         // Other access points: another place, asked.
         let elsewhere = try await NetworkManagerService.started(fixture: "forty.json")
         defer { elsewhere.stop() }
-        _ = try await Self.provider(elsewhere, server, memory: memory).requestLocation(Self.request())
+        _ = try await Self.provider(elsewhere, server, memory: memory, clock: clock).requestLocation(Self.request())
         #expect(server.receivedRequests.count == 3)
     }
 
