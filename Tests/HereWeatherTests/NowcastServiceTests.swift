@@ -180,6 +180,18 @@ import HereWeatherHTTP
         #expect(answer.report.current.temperature == 2.9)
     }
 
+    @Test func aHangingNowcastEndsAtTheDeadlineWithTheReport() async throws {
+        let server = try FixtureServer.inspecting { request in
+            request.target.hasPrefix(Self.forecastPath) ? .fixture("weather/metno/oslo-compact.json") : .hang
+        }
+        let started = ContinuousClock.now
+        let query = WeatherQuery(coordinate: oslo, units: .metric, deadline: .now + .seconds(3))
+        let answer = try await metno(server).fetch(query)
+        #expect(ContinuousClock.now - started < .seconds(3 + 10), "ended, not hung")
+        #expect(answer.report.nowcast == nil)
+        #expect(answer.report.current.temperature == 2.9)
+    }
+
     @Test func outsideTheAreaNoNowcastIsAsked() async throws {
         let server = try Self.metServer(nowcast: "nowcast-oslo-rain-in-30-min")
         let answer = try await metno(server).fetch(query(tampa))
