@@ -134,6 +134,32 @@ import Testing
         #expect(["🌧️ in 30 min\n", "🌧️ in 29 min\n"].contains(result.stdout), "\(result.stdout)")
     }
 
+    /// A live run reads the nowcast at the run's clock, and its cache keeps it: fetched at
+    /// 14:15, read from the cache at 14:25 (rain in 20 minutes), not shown at 14:31.
+    @Test func theRunsClockReadsTheNowcastAndTheCacheKeepsItFifteenMinutes() async throws {
+        let server = try FixtureServer { $0.hasPrefix("/v1/forecast?") ? .fixture("weather/open-meteo/tampa-rain-in-30-min.json") : .notFound }
+        let clock = TestClock(date: NowcastServiceTests.tampaNow)
+        let runner = try InProcessCommand()
+        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 3600))
+        func run(_ arguments: [String]) async throws -> String {
+            let result = try await runner.run(arguments, assembly: .test(.test(clock: clock)))
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        #expect(try await run(["--format", "%R"]) == "🌧️ in 30 min\n")
+        clock.advance(600)
+        #expect(try await run(["--format", "%R %a"]) == "🌧️ in 20 min 10 min\n")
+        #expect(try await run([]).contains("Rain from 14:45 (in 20 min), about 45 min, up to 1.4 mm/h\n"))
+        clock.advance(360)
+        #expect(try await run(["--format", "[%R] %a"]) == "[] 16 min\n", "16 minutes old: not current")
+        let text = try await run([])
+        #expect(!text.contains("Rain from"))
+        let nowcast = try #require(try weatherJSON(try await run(["--json"]))["nowcast"] as? [String: Any])
+        #expect(nowcast["current"] as? Bool == false)
+        #expect(nowcast["precipitation_starts"] is NSNull)
+        #expect(server.requests.count == 1, "every later run came from the cache")
+    }
+
     // MARK: Renderers on values
 
     static let now = NowcastOutlookTests.now

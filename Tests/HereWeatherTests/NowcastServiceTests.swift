@@ -247,7 +247,7 @@ import HereWeatherHTTP
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = TestClock()
         let caching = CachingWeatherProvider(base: OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient()),
-                                             cache: WeatherCache(directory: directory, now: { clock.now }),
+                                             cache: WeatherCache(directory: directory, clock: clock),
                                              ttl: 3600, staleLimit: 21_600, coordinateDecimals: 2)
         _ = try await caching.fetch(query(tampa))
         clock.advance(600)
