@@ -140,7 +140,10 @@ import Testing
         let server = try FixtureServer { $0.hasPrefix("/v1/forecast?") ? .fixture("weather/open-meteo/tampa-rain-in-30-min.json") : .notFound }
         let clock = TestClock(date: NowcastServiceTests.tampaNow)
         let runner = try InProcessCommand()
-        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 3600))
+        // The test clock's instants stand still: a long weather timeout keeps a slow first run
+        // on a loaded machine within its deadline.
+        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 3600)
+            .replacing("[weather]\n", with: "[weather]\ntimeout = 300\n"))
         func run(_ arguments: [String]) async throws -> String {
             let result = try await runner.run(arguments, assembly: .test(.test(clock: clock)))
             #expect(result.status == 0, "\(result.stderr)")
