@@ -13,7 +13,7 @@ import PackageDescription
 /// One executable per fuzz target, each with one `LLVMFuzzerTestOneInput`.
 let targets = [
     "FuzzJSON", "FuzzNMEA", "FuzzConfig",
-    "FuzzOpenMeteo", "FuzzOpenWeatherMap", "FuzzOneCall", "FuzzMetNorway", "FuzzPirateWeather",
+    "FuzzOpenMeteo", "FuzzOpenWeatherMap", "FuzzOneCall", "FuzzMetNorway", "FuzzMetNorwayNowcast", "FuzzPirateWeather",
     "FuzzIPLookup", "FuzzGeocoding",
 ]
 

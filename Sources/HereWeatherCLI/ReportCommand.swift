@@ -136,7 +136,8 @@ struct ReportCommand: AsyncParsableCommand {
             let (location, report) = try await lookup.run()
             spinner?.stop()
             if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }
-            try output.print(location: location, report: report, output: settings.output, environment: environment)
+            try output.print(location: location, report: report, output: settings.output, environment: environment,
+                             now: system.clock.date)
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw output.fail(error, output: shown)

@@ -23,18 +23,20 @@ enum ReportOutput {
     }
 
     /// Prints the report for `location`; a report that cannot be written ends the run (exit 74).
+    /// The nowcast is read at `now` (the run's clock).
     func print(location: Location, report: WeatherReport, output settings: Configuration.OutputSettings,
-               environment: [String: String]) throws {
-        let fields = ReportFields(location: location, report: report, output: settings)
+               environment: [String: String], now: Date = Date()) throws {
+        let fields = ReportFields(location: location, report: report, output: settings, now: now)
         switch self {
         case .text(let hourly, let daily):
             let context = CommandContext.current
             let style = TerminalStyle.forOutput(isTerminal: context.standardOutputIsTerminal, environment: environment,
                                                 width: context.reportWidth)
-            try Terminal.output(TextReport(location: location, report: report, style: style, output: settings)
-                .render(hourly: hourly, daily: daily))
+            var text = TextReport(location: location, report: report, style: style, output: settings)
+            text.now = now
+            try Terminal.output(text.render(hourly: hourly, daily: daily))
         case .json:
-            try Terminal.output(JSONReport.render(location: location, report: report))
+            try Terminal.output(JSONReport.render(location: location, report: report, now: now))
         case .format(let format):
             try Terminal.output(format.render(fields))
         case .waybar(let text):

@@ -40,6 +40,7 @@ import Testing
         ("%a", "now"),
         ("%O", ""),                 // a fresh report: no stale marker
         ("%A", ""),                 // Open-Meteo gives no alerts: nothing, not "-"
+        ("%R", ""),                 // no nowcast in this recording: nothing, not "-"
         ("%%", "%"),
     ])
     func everyCode(_ format: String, _ expected: String) throws {
@@ -48,7 +49,15 @@ import Testing
 
     @Test func everyCodeIsCoveredAbove() {
         // A new code needs a row in `everyCode`: the list there has one per code, plus %S.
-        #expect(FormatString.Code.allCases.count == 17)
+        #expect(FormatString.Code.allCases.count == 18)
+    }
+
+    @Test func nowcastCodeIsReadAtTheFieldsTime() throws {
+        // Rain from 14:45; the fields are read at 14:15, then at 14:50 (raining until 15:30).
+        let report = try Self.report("tampa-rain-in-30-min.json")
+        #expect(try render("%R", report) == "🌧️ in 30 min")
+        let later = ReportFields(location: Self.tampa, report: report, now: Date(timeIntervalSince1970: 1_795_374_900 + 35 * 60))
+        #expect(try FormatString("%R").render(later) == "rain stops in 40 min")
     }
 
     @Test func alertsCodeShowsTheFirstTitleAndHowManyMore() throws {

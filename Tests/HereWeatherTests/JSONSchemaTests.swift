@@ -30,6 +30,12 @@ import Testing
         Replay(provider: "metno", file: "metno/oslo-compact.json"),
         Replay(provider: "pirateweather", file: "pirateweather/tampa-si.json"),
         Replay(provider: "pirateweather", file: "pirateweather/denver-us.json", extra: ["--units", "imperial"]),
+        // Nowcasts: rain in 30 minutes and a dry horizon from each service.
+        Replay(provider: "open-meteo", file: "open-meteo/tampa-rain-in-30-min.json"),
+        Replay(provider: "open-meteo", file: "open-meteo/tampa-dry-nowcast.json", extra: ["--units", "imperial"]),
+        Replay(provider: "pirateweather", file: "pirateweather/tampa-rain-in-30-min.json", extra: ["--units", "imperial"]),
+        Replay(provider: "pirateweather", file: "pirateweather/tampa-dry-nowcast.json"),
+        Replay(provider: "metno", file: "metno/oslo-compact-with-nowcast.json"),
     ]
 
     /// Runs `arguments` and returns stdout's one line, after checking the exit status.

@@ -30,7 +30,7 @@ import HereWeatherHTTP
         let server = try FixtureServer(routes: [Self.forecastPath: .fixture("weather/pirateweather/tampa-si.json")])
         let report = try await provider(server).report(for: query())
         let target = try #require(server.requests.first)
-        #expect(target == Self.forecastPath + "?units=si&exclude=minutely")
+        #expect(target == Self.forecastPath + "?units=si", "the minutely block (the nowcast) is asked for")
 
         #expect(report.provider == .pirateWeather)
         #expect(report.utcOffset == -18000)

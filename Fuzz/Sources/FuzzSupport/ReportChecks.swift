@@ -30,6 +30,7 @@ public enum ReportChecks {
 
     public static func check(_ report: WeatherReport) {
         checkNumbers(report)
+        NowcastChecks.check(report, at: [now, report.current.time])
         let json = JSONReport.render(location: location, report: report)
         require((try? JSONValue.parse(Data(json.utf8))) != nil, "the JSON report is not JSON: \(json)")
         for output in [Configuration.OutputSettings(icons: .emoji, clock: .twentyFourHour),

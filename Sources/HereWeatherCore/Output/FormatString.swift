@@ -10,7 +10,7 @@ public struct FormatString: Sendable, Equatable {
     /// What a %-code stands for.
     public enum Code: String, Sendable, CaseIterable {
         case glyph, conditionWords, plainSymbol, temperature, feelsLike, wind, humidity
-        case precipitation, pressure, sunrise, sunset, place, provenance, age, staleMarker, alerts, percent
+        case precipitation, pressure, sunrise, sunset, place, provenance, age, staleMarker, alerts, nowcast, percent
 
         /// The letter after `%`; sunrise also answers to wttr.in's `%S`.
         public var letter: Character {
@@ -31,6 +31,7 @@ public struct FormatString: Sendable, Equatable {
             case .age: return "a"
             case .staleMarker: return "O"
             case .alerts: return "A"
+            case .nowcast: return "R"
             case .percent: return "%"
             }
         }
@@ -54,6 +55,7 @@ public struct FormatString: Sendable, Equatable {
             case .age: return "age of the weather data"
             case .staleMarker: return "\"(offline 3 h)\" when the report is stale, else nothing"
             case .alerts: return "weather alert title, \"+N\" for more; empty when none"
+            case .nowcast: return "rain nowcast (\"🌧️ in 25 min\"); empty when no change"
             case .percent: return "a % sign"
             }
         }
@@ -131,6 +133,7 @@ extension ReportFields {
         case .provenance: return provenance
         case .age: return age
         case .alerts: return alerts
+        case .nowcast: return nowcastShort
         case .staleMarker: return staleMarker
         case .percent: return "%"
         }

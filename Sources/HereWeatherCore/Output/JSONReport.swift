@@ -9,10 +9,11 @@ import HereWeatherPlaces
 /// location's offset; numbers are in the report's units. docs/here-weather.schema.json
 /// describes every key: change it with the writer (the schema tests fail otherwise).
 public enum JSONReport {
-    public static func render(location: Location, report: WeatherReport) -> String {
+    /// The object for `report`; its nowcast is read at `now`.
+    public static func render(location: Location, report: WeatherReport, now: Date = Date()) -> String {
         JSONOutput.object([
             ("location", locationObject(location, utcOffset: report.utcOffset)),
-            ("weather", weatherObject(report)),
+            ("weather", weatherObject(report, now: now)),
         ]).serialized()
     }
 
@@ -60,7 +61,7 @@ public enum JSONReport {
         ])
     }
 
-    static func weatherObject(_ report: WeatherReport) -> JSONOutput {
+    static func weatherObject(_ report: WeatherReport, now: Date = Date()) -> JSONOutput {
         .object([
             ("provider", .string(report.provider.rawValue)),
             ("units", .string(report.units.rawValue)),
@@ -76,6 +77,7 @@ public enum JSONReport {
             ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset) })),
             ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset) })),
             ("alerts", .array(report.alerts.map { alertObject($0, offset: report.utcOffset) })),
+            ("nowcast", NowcastJSON.object(report, now: now)),
         ])
     }
 

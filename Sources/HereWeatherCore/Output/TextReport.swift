@@ -11,6 +11,8 @@ public struct TextReport: Sendable {
     public var style: TerminalStyle
     /// `[output]`: the glyph set and the clock.
     public var output: Configuration.OutputSettings
+    /// The time the nowcast is read at (`WeatherReport.nowcastOutlook(at:)`).
+    public var now = Date()
 
     public init(location: Location, report: WeatherReport, style: TerminalStyle,
                 output: Configuration.OutputSettings = Configuration.OutputSettings()) {
@@ -74,6 +76,9 @@ public struct TextReport: Sendable {
         more.append([clock(current.sunrise).map { "Sunrise \($0)" }, clock(current.sunset).map { "Sunset \($0)" }]
             .compactMap { $0 }.joined(separator: " · "))
         lines += TextWidth.flow(more, separator: " · ", width: width)
+        if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
+            lines += TextWidth.wrap(nowcast.sentence, width) + [style.dim(nowcast.bars(width: width))]
+        }
         for alert in report.alerts {
             lines += hanging(style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: ",
                              AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock))

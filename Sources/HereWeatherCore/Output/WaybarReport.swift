@@ -1,8 +1,9 @@
 /// `--waybar`: one JSON line for waybar's custom module with `"return-type": "json"`.
 ///
 /// `{"text","tooltip","class","alt"}`: `text` is a short format, `tooltip` a few lines of
-/// detail, `class` the condition's vocabulary name (plus `stale` for an old cached report and
-/// `alert` while the service reports weather alerts) for
+/// detail, `class` the condition's vocabulary name (plus `stale` for an old cached report,
+/// `alert` while the service reports weather alerts, `rain-soon` while the nowcast has
+/// precipitation starting within 30 minutes) for
 /// CSS, `alt` the condition for `format-icons`. Waybar reads `text` and `tooltip` as Pango
 /// markup, so `&`, `<` and `>` are escaped. `class` is one string, or an array of strings
 /// when there are several.
@@ -16,6 +17,7 @@ public enum WaybarReport {
         var classes = [current.condition.rawValue]
         if fields.report.freshness.stale { classes.append("stale") }
         if !fields.report.alerts.isEmpty { classes.append("alert") }
+        if fields.nowcastText?.startsSoon == true { classes.append("rain-soon") }
         return line(text: format.render(fields), tooltip: tooltip(fields), classes: classes,
                     alt: current.condition.rawValue)
     }
@@ -47,6 +49,9 @@ public enum WaybarReport {
         if current.sunrise != nil || current.sunset != nil {
             lines.append("Sunrise \(fields.sunrise) · Sunset \(fields.sunset)")
         }
+        if let nowcast = fields.nowcastText {
+            lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth)]
+        }
         lines.append("Location: \(fields.provenance)")
         var age = "\(fields.report.provider.displayName), "
         if fields.report.freshness.replayed {
@@ -60,6 +65,9 @@ public enum WaybarReport {
         lines.append(age)
         return lines.joined(separator: "\n")
     }
+
+    /// The widest the nowcast's bar line is drawn in the tooltip.
+    static let tooltipWidth = 80
 
     static func line(text: String, tooltip: String, classes: [String], alt: String) -> String {
         let classValue: JSONOutput = classes.count == 1 ? .string(classes[0]) : .array(classes.map { .string($0) })

@@ -25,6 +25,8 @@ public struct WeatherReport: Sendable {
     public var daily: [DailyForecast]
     /// Warnings in force or coming, when the service gives them (Pirate Weather, One Call).
     public var alerts: [WeatherAlert]
+    /// The next two hours' precipitation in short steps, when the provider has it (`Nowcast`).
+    public var nowcast: Nowcast?
     /// Whether the report came from the cache, how old it is, and whether it is stale.
     public var freshness = Freshness()
 

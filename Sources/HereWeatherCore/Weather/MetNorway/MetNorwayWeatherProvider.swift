@@ -64,29 +64,74 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         try await fetch(query, revalidating: nil)
     }
 
+    /// The radar nowcast's URL for `coordinate` (`MetNorwayNowcast`).
+    public func nowcastURL(for coordinate: Coordinate) -> String {
+        let point = coordinate.rounded(toDecimals: coordinateDecimals)
+        return URLText.join(baseURL, path: "/weatherapi/nowcast/2.0/complete", query: [
+            ("lat", JSONOutput.format(point.latitude)),
+            ("lon", JSONOutput.format(point.longitude)),
+        ])
+    }
+
+    /// Locationforecast, and at once the radar nowcast for a point inside its area
+    /// (`MetNorwayNowcast.covers`). The nowcast is asked afresh each time (its data changes
+    /// every 5 minutes); when it fails or has no coverage the report has no nowcast, and the
+    /// recording is the Locationforecast body alone. With a nowcast the recording is
+    /// `{"locationforecast": ..., "nowcast": ...}`, and the lifetime the shorter of the two.
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
         try checkConfigured()
         let userAgent = userAgent ?? ""
+        async let nowcast = MetNorwayNowcast.covers(query.coordinate) ? fetchNowcast(query, userAgent: userAgent) : nil
         var headers = [(name: "User-Agent", value: userAgent)]
         if let stored { headers.append((name: "If-Modified-Since", value: stored.lastModified)) }
         let request = HTTPRequest(url: requestURL(for: query.coordinate), headers: headers, deadline: query.deadline)
         let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let maxAge = HTTPFreshness.lifetime(of: response.headers)
+        var maxAge = HTTPFreshness.lifetime(of: response.headers)
+        var answer: WeatherFetch
         if response.status == 304, let stored {
-            let report = try report(fromRecording: stored.recording, units: query.units)
-            return WeatherFetch(report: report, recording: stored.recording, serviceMaxAge: maxAge,
-                                lastModified: response.headers["last-modified"] ?? stored.lastModified, notModified: true)
+            // The stored Locationforecast body: as stored, or taken out of a recording with a nowcast.
+            let recorded = try WeatherServiceResponse.recording(stored.recording, service: kind.displayName)
+            let (forecast, oldNowcast) = MetNorwayNowcast.split(recorded)
+            let forecastBody = oldNowcast == nil && recorded["locationforecast"] == nil
+                ? stored.recording : Data(JSONOutput(forecast).serialized().utf8)
+            answer = WeatherFetch(report: try MetNorwayDecoder.decode(forecast, units: query.units),
+                                  recording: forecastBody, serviceMaxAge: maxAge,
+                                  lastModified: response.headers["last-modified"] ?? stored.lastModified, notModified: true)
+        } else {
+            if response.status == 403 {
+                throw WeatherError.identificationRefused(service: kind.displayName, userAgent: userAgent)
+            }
+            let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+            answer = WeatherFetch(report: try MetNorwayDecoder.decode(body, units: query.units), recording: response.body,
+                                  serviceMaxAge: maxAge, lastModified: response.headers["last-modified"])
         }
-        if response.status == 403 {
-            throw WeatherError.identificationRefused(service: kind.displayName, userAgent: userAgent)
+        guard let fetched = await nowcast else { return answer }
+        let nowcastResponse = fetched.1
+        answer.report.nowcast = fetched.0
+        answer.recording = MetNorwayNowcast.recording(forecast: answer.recording, nowcast: nowcastResponse.body)
+        if let nowcastAge = HTTPFreshness.lifetime(of: nowcastResponse.headers) {
+            maxAge = maxAge.map { min($0, nowcastAge) }
+            answer.serviceMaxAge = maxAge
         }
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
-        return WeatherFetch(report: try MetNorwayDecoder.decode(body, units: query.units), recording: response.body,
-                            serviceMaxAge: maxAge, lastModified: response.headers["last-modified"])
+        return answer
     }
 
+    /// The nowcast and its response; `nil` for no coverage or any failure: the nowcast adds
+    /// to a report, and never fails one.
+    private func fetchNowcast(_ query: WeatherQuery, userAgent: String) async -> (Nowcast, HTTPResponse)? {
+        let request = HTTPRequest(url: nowcastURL(for: query.coordinate), headers: [(name: "User-Agent", value: userAgent)],
+                                  deadline: query.deadline)
+        guard let response = try? await WeatherServiceResponse.get(request, http: http, service: kind.displayName),
+              let body = try? WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil),
+              let nowcast = MetNorwayNowcast.decode(body) else { return nil }
+        return (nowcast, response)
+    }
+
+    /// A recording is a Locationforecast body, or `{"locationforecast": ..., "nowcast": ...}`.
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
-        return try MetNorwayDecoder.decode(body, units: units)
+        let (forecast, nowcast) = MetNorwayNowcast.split(try WeatherServiceResponse.recording(data, service: kind.displayName))
+        var report = try MetNorwayDecoder.decode(forecast, units: units)
+        report.nowcast = nowcast.flatMap(MetNorwayNowcast.decode)
+        return report
     }
 }

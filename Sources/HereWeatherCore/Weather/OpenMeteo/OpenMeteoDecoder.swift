@@ -37,8 +37,10 @@ enum OpenMeteoDecoder {
             withSun.temperatureMax = today.temperatureMax
         }
         if daily.count > dailyCount { daily.removeLast(daily.count - dailyCount) }
-        return try WeatherReport(provider: .openMeteo, units: units, placeName: nil, utcOffset: offset,
-                             current: withSun, hourly: hourly, hourlyStep: 3600, daily: daily).requiringCurrentTemperature()
+        var report = try WeatherReport(provider: .openMeteo, units: units, placeName: nil, utcOffset: offset,
+                                       current: withSun, hourly: hourly, hourlyStep: 3600, daily: daily).requiringCurrentTemperature()
+        report.nowcast = OpenMeteoMinutelyDecoder.decode(body, utcOffset: offset, issued: time)
+        return report
     }
 
     /// Reads one block's values, converted by the unit strings of its `*_units` sibling.

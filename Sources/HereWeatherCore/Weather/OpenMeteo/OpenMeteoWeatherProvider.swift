@@ -23,6 +23,10 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
         "temperature_2m", "apparent_temperature", "precipitation_probability", "precipitation",
         "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day",
     ]
+    /// The nowcast (`Nowcast`): precipitation in 15-minute steps. Each value is the 15 minutes
+    /// before its time, so 9 of them reach two hours past the current quarter-hour.
+    static let minutelyVariables = ["precipitation", "rain", "snowfall", "weather_code"]
+    static let minutelySteps = 9
     static let dailyVariables = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
         "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
@@ -50,8 +54,10 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
             ("current", Self.currentVariables.joined(separator: ",")),
             ("hourly", Self.hourlyVariables.joined(separator: ",")),
             ("daily", Self.dailyVariables.joined(separator: ",")),
+            ("minutely_15", Self.minutelyVariables.joined(separator: ",")),
             ("timezone", "auto"),
             ("forecast_days", "7"),
+            ("forecast_minutely_15", String(Self.minutelySteps)),
         ]
         switch units {
         case .metric, .standard:  // Open-Meteo has no Kelvin: °C is converted on decoding.

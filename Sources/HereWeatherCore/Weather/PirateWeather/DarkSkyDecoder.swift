@@ -55,12 +55,14 @@ enum DarkSkyDecoder {
             sunrise: firstDay?["sunriseTime"]?.unixTime,
             sunset: firstDay?["sunsetTime"]?.unixTime)
         let hours = (body["hourly"]?["data"]?.array ?? []).compactMap { hour($0, sent: sent) }
-        return try WeatherReport(
+        var report = try WeatherReport(
             provider: .pirateWeather, units: units, utcOffset: offset, current: current,
             hourly: Array(hours.filter { $0.time.addingTimeInterval(3600) > time }.prefix(hourlyCount)),
             hourlyStep: 3600,
             daily: Array(days.filter { $0.date >= today }.prefix(7)),
             alerts: (body["alerts"]?.array ?? []).compactMap(alert)).requiringCurrentTemperature()
+        report.nowcast = DarkSkyMinutelyDecoder.decode(body, unitsSent: sent.us ? "us" : "si", issued: time)
+        return report
     }
 
     static func hour(_ point: JSONValue, sent: UnitsSent) -> HourlyForecast? {

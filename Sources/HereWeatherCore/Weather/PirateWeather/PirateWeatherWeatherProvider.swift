@@ -37,9 +37,9 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
     public func requestURL(for coordinate: Coordinate, units: Units, key: String) -> String {
         let point = coordinate.rounded(toDecimals: coordinateDecimals)
         let place = JSONOutput.format(point.latitude) + "," + JSONOutput.format(point.longitude)
+        // The `minutely` block is the nowcast (`Nowcast`): not excluded.
         return URLText.join(baseURL, path: "/forecast/\(URLText.encode(key))/\(place)", query: [
             ("units", DarkSkyDecoder.requestUnits(units)),
-            ("exclude", "minutely"),
         ])
     }
 
