@@ -25,6 +25,9 @@ public struct WeatherReport: Sendable {
     public var daily: [DailyForecast]
     /// Warnings in force or coming, when the service gives them (Pirate Weather, One Call).
     public var alerts: [WeatherAlert]
+    /// What the current conditions are (NWS: an observation or this hour's forecast); `nil`
+    /// when the provider gives one kind only.
+    public var currentBasis: CurrentBasis?
     /// Whether the report came from the cache, how old it is, and whether it is stale.
     public var freshness = Freshness()
 
