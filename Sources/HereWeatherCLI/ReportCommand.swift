@@ -109,9 +109,10 @@ struct ReportCommand: AsyncParsableCommand {
             let kind = provider?.value ?? settings.weather.provider
             let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
                                                                          geocodingProvider: kind)
-            var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  http: try location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
-                                                                                                          environment: environment))
+            let http = try location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
+                                                         environment: environment)
+            var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment, http: http)
+            weatherProvider = ProviderFactory.withOfficialAlerts(weatherProvider, config: settings, http: http)
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),
