@@ -89,6 +89,8 @@ public struct NWSWeatherProvider: WeatherProvider {
             (pointsBody, points, remembered) = try await self.points(point, deadline: query.deadline, remembering: false)
             forecasts = try await self.forecasts(points, deadline: query.deadline)
         }
+        // Remembered only once its forecasts answered: a points answer that leads nowhere is not kept.
+        if !remembered { memory?.store(pointsBody, for: point) }
         async let observation = latestObservation(points, deadline: query.deadline)
         async let alerts = NWSAlertsFetcher(exchange: exchange, coordinateDecimals: coordinateDecimals)
             .body(for: query.coordinate, deadline: query.deadline)
@@ -108,7 +110,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(data, service: kind.displayName), units: units)
     }
 
-    /// The points answer for `point`: remembered, else asked (and remembered).
+    /// The points answer for `point`: remembered, else asked.
     func points(_ point: Coordinate, deadline: ContinuousClock.Instant,
                 remembering: Bool = true) async throws -> (body: Data, points: NWSPoints, remembered: Bool) {
         if remembering, let memory, let body = memory.load(point), let points = NWSPoints(body.value) {
@@ -119,7 +121,6 @@ public struct NWSWeatherProvider: WeatherProvider {
             throw WeatherError.undecodable(service: kind.displayName,
                                            reason: "its points answer has no \"properties.forecast\" and \"forecastHourly\" URLs")
         }
-        memory?.store(response.body, for: point)
         return (response.body, points, false)
     }
 
