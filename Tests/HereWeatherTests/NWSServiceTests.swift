@@ -3,6 +3,9 @@ import Synchronization
 import Testing
 @testable import HereWeatherCore
 import HereWeatherHTTP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The US National Weather Service through the real HTTP client, against a local server
 /// serving the constructed bodies of Fixtures/weather/nws: the points flow, the remembered
@@ -202,6 +205,10 @@ import HereWeatherHTTP
             try damage.write(toFile: memory.path(for: point), atomically: true, encoding: .utf8)
             #expect(memory.load(point) == nil)
         }
+        // A FIFO planted there reads as nothing, without waiting for a writer.
+        try FileManager.default.removeItem(atPath: memory.path(for: point))
+        #expect(mkfifo(memory.path(for: point), 0o600) == 0)
+        #expect(memory.load(point) == nil)
         // A directory where the file should be: the run still works, and asks the points.
         try FileManager.default.removeItem(atPath: memory.path(for: point))
         try FileManager.default.createDirectory(atPath: memory.path(for: point), withIntermediateDirectories: true)
