@@ -180,6 +180,17 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: memory.path(for: Coordinate(latitude: 27.95, longitude: -82.46))))
     }
 
+    @Test func aPointsAnswerWhoseForecastsAreNotForecastsIsNotRemembered() async throws {
+        let server = try Self.server { request in
+            request.target.hasPrefix("/gridpoints/TBW/71,98/forecast") ? .json(200, #"{"properties":{"periods":"none"}}"#) : nil
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nws-points-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let memory = NWSPointsMemory(directory: folder)
+        await #expect(throws: WeatherError.self) { try await Self.provider(server, memory: memory).report(for: query()) }
+        #expect(!FileManager.default.fileExists(atPath: memory.path(for: Coordinate(latitude: 27.95, longitude: -82.46))))
+    }
+
     @Test func aRememberedGridThatIsGoneIsAskedAgain() async throws {
         let moved = Fixtures.data("weather/nws/points-tampa.json")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nws-points-\(UUID().uuidString)").path

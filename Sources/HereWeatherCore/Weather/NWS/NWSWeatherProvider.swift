@@ -89,8 +89,6 @@ public struct NWSWeatherProvider: WeatherProvider {
             (pointsBody, points, remembered) = try await self.points(point, deadline: query.deadline, remembering: false)
             forecasts = try await self.forecasts(points, deadline: query.deadline)
         }
-        // Remembered only once its forecasts answered: a points answer that leads nowhere is not kept.
-        if !remembered { memory?.store(pointsBody, for: point) }
         async let observation = latestObservation(points, deadline: query.deadline)
         async let alerts = NWSAlertsFetcher(exchange: exchange, coordinateDecimals: coordinateDecimals)
             .body(for: query.coordinate, deadline: query.deadline)
@@ -98,6 +96,8 @@ public struct NWSWeatherProvider: WeatherProvider {
                                        observation: try await observation, alerts: try await alerts)
         let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind.displayName),
                                            units: query.units)
+        // Remembered only once it led to a report: a points answer that leads nowhere is not kept.
+        if !remembered { memory?.store(pointsBody, for: point) }
         var maxAge: Double?
         if let first = HTTPFreshness.lifetime(of: forecasts.hourly.headers),
            let second = HTTPFreshness.lifetime(of: forecasts.daily.headers) {
