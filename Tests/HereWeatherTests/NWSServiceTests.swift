@@ -42,7 +42,7 @@ import Glibc
     }
 
     func query(_ units: Units = .metric) -> WeatherQuery {
-        WeatherQuery(coordinate: Self.tampa, units: units, deadline: .now + .seconds(30))
+        WeatherQuery(coordinate: Self.tampa, units: units, deadline: .now + .seconds(120))
     }
 
     @Test func followsThePointsAnswerAndDecodesEveryView() async throws {
@@ -265,7 +265,7 @@ import Glibc
             request.target.hasPrefix("/points/") ? .fixture("weather/nws/problem-404-invalid-point.json", status: 404) : nil
         }
         let london = WeatherQuery(coordinate: Coordinate(latitude: 51.5074, longitude: -0.1278), units: .metric,
-                                  deadline: .now + .seconds(30))
+                                  deadline: .now + .seconds(120))
         do {
             _ = try await Self.provider(server).report(for: london)
             Issue.record("expected an error")
