@@ -14,6 +14,7 @@ import PackageDescription
 let targets = [
     "FuzzJSON", "FuzzNMEA", "FuzzConfig",
     "FuzzOpenMeteo", "FuzzOpenWeatherMap", "FuzzOneCall", "FuzzMetNorway", "FuzzMetNorwayNowcast", "FuzzPirateWeather",
+    "FuzzNWS", "FuzzNWSAlerts",
     "FuzzIPLookup", "FuzzGeocoding",
 ]
 

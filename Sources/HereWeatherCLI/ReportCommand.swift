@@ -111,6 +111,7 @@ struct ReportCommand: AsyncParsableCommand {
                                                                          geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
                                                                   http: system.http)
+            weatherProvider = ProviderFactory.withOfficialAlerts(weatherProvider, config: settings, http: system.http)
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),

@@ -62,7 +62,7 @@ import Testing
     @Test(arguments: [
         (["--units", "metrc"], "--units must be metric, imperial or standard (got \"metrc\"); did you mean 'metric'?"),
         (["--provider", "openweather"],
-         "--provider must be open-meteo, openweathermap, metno or pirateweather (got \"openweather\"); did you mean 'openweathermap'?"),
+         "--provider must be open-meteo, openweathermap, metno, pirateweather or nws (got \"openweather\"); did you mean 'openweathermap'?"),
         (["--accuracy", "5km"], "--accuracy must be best, 10m, 100m, 1km, 3km or any (got \"5km\")"),
         (["where", "--source", "gpds"], "--source must be gpsd, geoclue, wifi, ip, nmea or fixed (got \"gpds\"); did you mean 'gpsd'?"),
         (["permissions", "allow", "wfii"], "(got \"wfii\"); did you mean 'wifi'?"),

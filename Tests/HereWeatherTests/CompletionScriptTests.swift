@@ -8,7 +8,7 @@ import Testing
 @Suite struct CompletionScriptTests {
     static let values: [(option: String, words: [String])] = [
         ("units", ["metric", "imperial", "standard"]),
-        ("provider", ["open-meteo", "openweathermap", "metno", "pirateweather"]),
+        ("provider", ["open-meteo", "openweathermap", "metno", "pirateweather", "nws"]),
         ("accuracy", ["best", "10m", "100m", "1km", "3km", "any"]),
         ("source", ["gpsd", "geoclue", "wifi", "ip", "nmea", "fixed"]),
     ]

@@ -74,7 +74,7 @@ extension FailureAdviceTests {
             #expect(error.exitStatus == .noInput)
             #expect(error.message.hasPrefix("The --weather-replay file is not weather data from MET Norway: "), "\(error.message)")
             #expect(!error.message.contains("base_url") && !error.message.contains("try again later"), "\(error.message)")
-            #expect(error.message.contains("Pass the --provider it was recorded from (open-meteo, openweathermap, metno, pirateweather)"))
+            #expect(error.message.contains("Pass the --provider it was recorded from (open-meteo, openweathermap, metno, pirateweather, nws)"))
         }
     }
 }

@@ -217,6 +217,8 @@ import HereWeatherHTTP
         #expect(config.privacy != defaults.privacy)
         #expect(config.output != defaults.output)
         #expect(config.cache != defaults.cache)
+        #expect(config.alerts != defaults.alerts)
+        #expect(config.weather.nws.contact == "fuzz@example.org")
         #expect(config.location.fixed?.name == "Melbourne \"CBD\"")
         let rendered = ConfigurationText.effective(config, environment: [:])
         #expect(!rendered.contains("not-a-real"))

@@ -56,7 +56,11 @@ import HereWeatherHTTP
 
         #expect(report.alerts.count == 2)
         let alert = try #require(report.alerts.first)
-        #expect(alert.title.hasPrefix("Small Craft Advisory"))
+        // The title is the NWS headline: its event is the alert's title, its issuer the source.
+        #expect(alert.title == "Small Craft Advisory")
+        #expect(alert.source == "NWS Tampa Bay Ruskin FL")
+        #expect(alert.headline == "Small Craft Advisory issued November 22 at 9:49AM EST until November 23 at 4:00AM EST by NWS Tampa Bay Ruskin FL")
+        #expect(report.alerts.last?.title == "Rip Current Statement")
         #expect(alert.severity == "Minor")
         #expect(alert.start == Date(timeIntervalSince1970: 1_795_358_940))
         #expect(alert.end == Date(timeIntervalSince1970: 1_795_424_400))

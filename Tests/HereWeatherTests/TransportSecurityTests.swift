@@ -26,14 +26,15 @@ import Glibc
     }
 
     @Test func everyWeatherTableReadsAllowPlainHTTP() throws {
-        let text = ["open-meteo", "openweathermap", "metno", "pirateweather"]
+        let text = ["open-meteo", "openweathermap", "metno", "pirateweather", "nws"]
             .map { "[weather.\($0)]\nallow_plain_http = true" }.joined(separator: "\n")
         let (config, warnings) = try ConfigurationLoader.parse("version = 1\n" + text, path: "c.toml")
         #expect(warnings.isEmpty)
         #expect(config.weather.openMeteo.allowPlainHTTP && config.weather.openWeatherMap.allowPlainHTTP)
         #expect(config.weather.metNorway.allowPlainHTTP && config.weather.pirateWeather.allowPlainHTTP)
+        #expect(config.weather.nws.allowPlainHTTP)
         #expect(!Configuration().weather.openMeteo.allowPlainHTTP, "off by default")
-        #expect(ConfigurationText.effective(config, environment: [:]).components(separatedBy: "allow_plain_http = true").count == 5)
+        #expect(ConfigurationText.effective(config, environment: [:]).components(separatedBy: "allow_plain_http = true").count == 6)
     }
 
     /// A web service configured with a plain-http URL to this machine's non-loopback address.

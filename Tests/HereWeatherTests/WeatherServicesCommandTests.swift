@@ -101,7 +101,7 @@ import Testing
         let runner = try InProcessCommand()
         let result = try await runner.run(["--provider", "darksky"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("open-meteo, openweathermap, metno or pirateweather"))
+        #expect(result.stderr.contains("open-meteo, openweathermap, metno, pirateweather or nws"))
     }
 
     // MARK: Alerts in every output form
@@ -115,7 +115,8 @@ import Testing
         let lines = result.stdout.split(separator: "\n").filter { $0.contains("Alert: ") }
         #expect(lines.count == 2)
         #expect(lines.first?.contains("Small Craft Advisory") == true)
-        #expect(lines.first?.contains("(Minor), until Mon 23 Nov 04:00") == true)
+        #expect(lines.first?.contains("Small Craft Advisory (Minor), until Mon 23 Nov 04:00, from NWS Tampa Bay Ruskin FL") == true)
+        #expect(!result.stdout.contains("issued November 22"), "the headline's \"until\" is not repeated")
     }
 
     @Test func alertsInJSON() async throws {
@@ -126,7 +127,11 @@ import Testing
         let weather = try #require(result.json?["weather"] as? [String: Any])
         let alerts = try #require(weather["alerts"] as? [[String: Any]])
         #expect(alerts.count == 2)
-        #expect(Set(alerts[0].keys) == ["title", "severity", "start", "end", "source", "description", "uri"])
+        #expect(Set(alerts[0].keys) == ["title", "severity", "start", "end", "source", "description", "uri", "headline", "instruction"])
+        // The title is the event; the whole headline and the issuer are kept apart.
+        #expect(alerts[0]["title"] as? String == "Small Craft Advisory")
+        #expect(alerts[0]["source"] as? String == "NWS Tampa Bay Ruskin FL")
+        #expect((alerts[0]["headline"] as? String)?.hasPrefix("Small Craft Advisory issued November 22 at 9:49AM EST until") == true)
         #expect(alerts[0]["severity"] as? String == "Minor")
         #expect(alerts[0]["start"] as? String == "2026-11-22T09:49:00-05:00")
         #expect(alerts[0]["end"] as? String == "2026-11-23T04:00:00-05:00")
@@ -147,8 +152,7 @@ import Testing
 
         let line = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather",
                                          "--format", "%t [%A]", "--weather-replay", pirateReplay])
-        #expect(line.stdout.hasSuffix(" +1]\n"))
-        #expect(line.stdout.contains("[Small Craft Advisory issued"))
+        #expect(line.stdout.hasSuffix(" [Small Craft Advisory +1]\n"), "the event's name, not the whole headline: \(line.stdout)")
         let quiet = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--format", "%t [%A]",
                                           "--weather-replay", Fixtures.url("weather/open-meteo/tampa-metric.json").path])
         #expect(quiet.stdout == "26.8°C []\n")

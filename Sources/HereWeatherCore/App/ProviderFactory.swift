@@ -102,7 +102,7 @@ public enum ProviderFactory {
     public static func geocoder(_ kind: WeatherProviderKind, config: Configuration,
                                 environment: [String: String], http: any HTTPClient) -> any Geocoder {
         switch kind {
-        case .openMeteo, .metNorway, .pirateWeather:
+        case .openMeteo, .metNorway, .pirateWeather, .nws:
             return OpenMeteoGeocoder(baseURL: config.weather.openMeteo.geocodingURL, http: http,
                                      allowPlainHTTP: config.weather.openMeteo.allowPlainHTTP)
         case .openWeatherMap:
@@ -140,6 +140,11 @@ public enum ProviderFactory {
                                                 apiKey: config.pirateWeatherKey(environment: environment), http: http,
                                                 coordinateDecimals: config.privacy.coordinateDecimals,
                                                 allowPlainHTTP: config.weather.pirateWeather.allowPlainHTTP)
+        case .nws:
+            return NWSWeatherProvider(baseURL: config.weather.nws.baseURL, contact: config.weather.nws.contact, http: http,
+                                      coordinateDecimals: config.privacy.coordinateDecimals,
+                                      allowPlainHTTP: config.weather.nws.allowPlainHTTP,
+                                      memory: NWSPointsMemory(paths: ConfigurationPaths(environment: environment)))
         }
     }
 }

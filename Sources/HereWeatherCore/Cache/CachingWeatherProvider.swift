@@ -132,7 +132,7 @@ extension WeatherError {
         case .rateLimited, .undecodable:
             return true
         case .keyRejected, .missingKey, .recordingUnreadable, .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct,
-             .insecureBaseURL:
+             .insecureBaseURL, .outsideCoverage:
             return false
         }
     }

@@ -72,6 +72,9 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static let metNorwayContact = ConfigKey("weather." + WeatherProviderKind.metNorway.rawValue, "contact")
+    public static let nwsContact = ConfigKey("weather." + WeatherProviderKind.nws.rawValue, "contact")
+    /// `[alerts] nws`: the NWS's official alerts for US points with other providers.
+    public static let alertsNWS = ConfigKey("alerts", "nws")
     public static let openWeatherMapAPI = ConfigKey("weather." + WeatherProviderKind.openWeatherMap.rawValue, "api")
     /// Open-Meteo's geocoding service (`--city`).
     public static let openMeteoGeocodingURL = ConfigKey("weather." + WeatherProviderKind.openMeteo.rawValue, "geocoding_url")

@@ -9,8 +9,16 @@ public struct Configuration: Sendable, Equatable {
     public var privacy = PrivacySettings()
     public var output = OutputSettings()
     public var cache = CacheSettings()
+    public var alerts = AlertSettings()
 
     public init() {}
+
+    /// `[alerts]`.
+    public struct AlertSettings: Sendable, Equatable {
+        /// Whether a report for a US point from a provider without alerts of its own gets the
+        /// National Weather Service's official alerts (`/alerts/active`).
+        public var nws = true
+    }
 
     /// `[location]`.
     public struct LocationSettings: Sendable, Equatable {
@@ -107,6 +115,16 @@ public struct Configuration: Sendable, Equatable {
         public var openWeatherMap = OpenWeatherMapSettings()
         public var metNorway = MetNorwaySettings()
         public var pirateWeather = PirateWeatherSettings()
+        public var nws = NWSSettings()
+    }
+
+    /// `[weather.nws]`.
+    public struct NWSSettings: Sendable, Equatable {
+        /// An e-mail address or web site for the User-Agent, which api.weather.gov requires.
+        public var contact: String?
+        public var baseURL = NWSWeatherProvider.defaultBaseURL
+        /// Whether a plain-http base URL to a remote host may be used.
+        public var allowPlainHTTP = false
     }
 
     /// `[weather.open-meteo]`.

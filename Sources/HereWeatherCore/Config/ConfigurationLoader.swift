@@ -65,6 +65,9 @@ public enum ConfigurationLoader {
             config.cache.staleLimit = try cache.number("stale_limit", in: 0...2_592_000, unit: " seconds")
                 ?? config.cache.staleLimit
         }
+        if let alerts = try root.table("alerts") {
+            config.alerts.nws = try alerts.bool("nws") ?? config.alerts.nws
+        }
         if let privacy = try root.table("privacy") {
             config.privacy.coordinateDecimals = try privacy.number("coordinate_decimals", in: 0...4).map { Int($0) }
                 ?? config.privacy.coordinateDecimals
@@ -201,6 +204,11 @@ public enum ConfigurationLoader {
             settings.pirateWeather.apiKey = try pirateWeather.secret("api_key")
             settings.pirateWeather.baseURL = try pirateWeather.url("base_url") ?? settings.pirateWeather.baseURL
             settings.pirateWeather.allowPlainHTTP = try pirateWeather.bool("allow_plain_http") ?? false
+        }
+        if let nws = try table.table("nws") {
+            settings.nws.contact = try nws.string("contact")
+            settings.nws.baseURL = try nws.url("base_url") ?? settings.nws.baseURL
+            settings.nws.allowPlainHTTP = try nws.bool("allow_plain_http") ?? false
         }
     }
 }

@@ -73,7 +73,8 @@ public enum ConfigurationText {
 
     [weather]
     # "open-meteo" (no key needed), "openweathermap" (a key), "metno" (MET Norway: a contact
-    # below, no key) or "pirateweather" (a key)
+    # below, no key), "pirateweather" (a key) or "nws" (US National Weather Service: US points
+    # only, a contact below, no key)
     provider = "open-meteo"
     units = "metric"          # "metric" (°C, m/s, mm), "imperial" (°F, mph, in), "standard" (K, m/s, mm)
     timeout = 10              # seconds for the whole weather fetch
@@ -95,6 +96,13 @@ public enum ConfigurationText {
     [weather.pirateweather]
     # api_key = ""            # or the PIRATEWEATHER_API_KEY environment variable
     base_url = "https://api.pirateweather.net"   # any Dark Sky format service
+
+    [weather.nws]
+    # contact = "you@example.org"   # required by api.weather.gov: an e-mail address or web site
+    base_url = "https://api.weather.gov"
+
+    [alerts]
+    nws = true                # official NWS alerts for US points with open-meteo, metno or openweathermap
 
     """
 
@@ -169,6 +177,11 @@ public enum ConfigurationText {
                              inFile: config.weather.pirateWeather.apiKey, environment: environment))
         lines.append("base_url = \(quote(config.weather.pirateWeather.baseURL))")
         if config.weather.pirateWeather.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines += ["", "[weather.nws]",
+                  config.weather.nws.contact.map { "contact = \(quote($0))" } ?? "# contact not set (required to use nws)",
+                  "base_url = \(quote(config.weather.nws.baseURL))"]
+        if config.weather.nws.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines += ["", "[alerts]", "nws = \(config.alerts.nws)"]
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -18,6 +18,22 @@ enum AlertText {
         return text
     }
 
+    /// What the alert is about, for the text report's detail line: the "WHAT..." part of an
+    /// NWS-style description ("* WHAT...Flooding caused by excessive rainfall. * WHERE..."),
+    /// else its first paragraph, on one line; `nil` without a description. The time is not
+    /// repeated: the alert's line says until when.
+    static func detail(_ alert: WeatherAlert) -> String? {
+        guard let description = alert.description else { return nil }
+        var text = Substring(description)
+        if let what = text.firstRange(of: "WHAT...") {
+            text = text[what.upperBound...]
+            if let next = text.firstRange(of: "* ") { text = text[..<next.lowerBound] }
+        }
+        if let paragraph = text.firstRange(of: "\n\n") { text = text[..<paragraph.lowerBound] }
+        let line = (JSONValue.string(String(text)).lineText ?? "").split(separator: " ").joined(separator: " ")
+        return line.isEmpty ? nil : line
+    }
+
     /// The first alert's title, with "+N" for the others; "" when there are none, so that a
     /// status bar shows nothing on a quiet day.
     static func short(_ alerts: [WeatherAlert]) -> String {

@@ -72,7 +72,7 @@ public enum JSONReport {
             ("place", .string(report.placeName)),
             ("country", .string(report.country)),
             ("utc_offset_s", .number(Double(report.utcOffset))),
-            ("current", currentObject(report.current, offset: report.utcOffset)),
+            ("current", currentObject(report.current, basis: report.currentBasis, offset: report.utcOffset)),
             ("hourly_step_s", .number(Double(report.hourlyStep))),
             ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset) })),
             ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset) })),
@@ -90,10 +90,12 @@ public enum JSONReport {
             ("source", .string(alert.source)),
             ("description", .string(alert.description)),
             ("uri", .string(alert.uri)),
+            ("headline", .string(alert.headline)),
+            ("instruction", .string(alert.instruction)),
         ])
     }
 
-    static func currentObject(_ current: CurrentConditions, offset: Int) -> JSONOutput {
+    static func currentObject(_ current: CurrentConditions, basis: CurrentBasis?, offset: Int) -> JSONOutput {
         let precipitation = current.precipitation
         return .object([
             ("time", time(current.time, offset)),
@@ -118,6 +120,8 @@ public enum JSONReport {
             ("is_day", .bool(current.isDay)),
             ("sunrise", current.sunrise.map { time($0, offset) } ?? .null),
             ("sunset", current.sunset.map { time($0, offset) } ?? .null),
+            ("basis", .string(basis?.name)),
+            ("station", .string(basis?.station)),
         ])
     }
 

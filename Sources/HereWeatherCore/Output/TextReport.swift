@@ -82,9 +82,10 @@ public struct TextReport: Sendable {
         for alert in report.alerts {
             lines += hanging(style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: ",
                              AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock))
+            lines += alertDetail(alert)
         }
         let observed = clock(current.time) ?? ""
-        var source = "\(report.provider.displayName), \(observed) local time"
+        var source = sourceText(observed: observed)
         // A stale report's age is on its "offline: from ... ago" line already: once, in one form.
         if report.freshness.cached && !report.freshness.stale {
             let age = Formatting.age(report.freshness.ageSeconds)

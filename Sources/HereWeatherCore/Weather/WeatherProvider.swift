@@ -10,6 +10,7 @@ public enum WeatherProviderKind: String, Sendable, CaseIterable {
     case openWeatherMap = "openweathermap"
     case metNorway = "metno"
     case pirateWeather = "pirateweather"
+    case nws
 
     /// The service's name as users know it.
     public var displayName: String {
@@ -18,6 +19,7 @@ public enum WeatherProviderKind: String, Sendable, CaseIterable {
         case .openWeatherMap: return "OpenWeatherMap"
         case .metNorway: return "MET Norway"
         case .pirateWeather: return "Pirate Weather"
+        case .nws: return "NWS"
         }
     }
 
@@ -27,7 +29,7 @@ public enum WeatherProviderKind: String, Sendable, CaseIterable {
         self = kind
     }
 
-    /// Every name, for help and error texts: `open-meteo, openweathermap, metno or pirateweather`.
+    /// Every name, for help and error texts: `open-meteo, openweathermap, metno, pirateweather or nws`.
     public static var choices: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
@@ -147,6 +149,9 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     /// A plain-http base URL for a remote host without `allow_plain_http`: anyone on the path
     /// could read or change it. `key` is the config key (`[weather.metno] base_url`).
     case insecureBaseURL(service: String, key: ConfigKey)
+    /// A service that covers one country only (the NWS: the United States) was asked about a
+    /// point outside it (HTTP 404, problem `InvalidPoint`).
+    case outsideCoverage(service: String, region: String)
 
     public var message: String {
         switch self {
@@ -175,9 +180,13 @@ public enum WeatherError: UserFacingError, ServiceFailure {
         case .missingContact(let service, let howToSet):
             return "\(service)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
         case .identificationRefused(let service, let userAgent):
-            return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
+            return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(service == WeatherProviderKind.nws.displayName ? ConfigKey.nwsContact : ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
         case .insecureBaseURL(let service, let key):
             return TransportSecurity.refusal(service: service, key: key)
+        case .outsideCoverage(let service, let region):
+            let others = WeatherProviderKind.allCases.filter { $0 != WeatherProviderKind(displayName: service) }.map(\.rawValue)
+            let list = others.dropLast().joined(separator: ", ") + " or " + (others.last ?? "")
+            return "\(service) covers only \(region), and this location is outside it. Use another provider here: --provider \(list) (open-meteo needs no key), or set \(ConfigKey.weatherProvider) in the config."
         case .planLacksProduct(let service, let product, let advice):
             return "\(service) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
@@ -195,7 +204,8 @@ public enum WeatherError: UserFacingError, ServiceFailure {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct, .insecureBaseURL:
+        case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct, .insecureBaseURL,
+             .outsideCoverage:
             return .configuration
         case .recordingUnreadable, .recordingNotWeatherData: return .noInput
         default: return .serviceUnavailable

@@ -27,6 +27,9 @@ public struct WeatherReport: Sendable {
     public var alerts: [WeatherAlert]
     /// The next two hours' precipitation in short steps, when the provider has it (`Nowcast`).
     public var nowcast: Nowcast?
+    /// What the current conditions are (NWS: an observation or this hour's forecast); `nil`
+    /// when the provider gives one kind only.
+    public var currentBasis: CurrentBasis?
     /// Whether the report came from the cache, how old it is, and whether it is stale.
     public var freshness = Freshness()
 

@@ -11,6 +11,7 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case oneCall = "openweathermap onecall"
     case metNorway = "metno"
     case pirateWeather = "pirateweather"
+    case nws
     case ipinfo, ipwhois, ipapi
     case ipApiCom = "ip-api"
 
@@ -31,6 +32,7 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .openWeatherMap, .oneCall: return .openWeatherMap
         case .metNorway: return .metNorway
         case .pirateWeather: return .pirateWeather
+        case .nws: return .nws
         case .ipinfo, .ipwhois, .ipapi, .ipApiCom: return nil
         }
     }
@@ -53,12 +55,20 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .oneCall: return Fixtures.data("weather/openweathermap/onecall-tampa-metric.json")
         case .metNorway: return Fixtures.data("weather/metno/oslo-compact.json")
         case .pirateWeather: return Fixtures.data("weather/pirateweather/tampa-si.json")
+        // The first answer a run needs: every request is failed the same way.
+        case .nws: return Fixtures.data("weather/nws/points-tampa.json")
         case .ipinfo, .ipwhois, .ipapi, .ipApiCom: return Fixtures.data("ip/\(ipService?.rawValue ?? "")/success.json")
         }
     }
 
     /// What a cache entry holds for this service (OpenWeatherMap's classic API: both bodies).
     var recording: Data {
+        if self == .nws {
+            let nws = { (name: String) in Fixtures.data("weather/nws/\(name).json") }
+            return Data(#"{"points":"#.utf8) + nws("points-tampa") + Data(#","forecast_hourly":"#.utf8)
+                + nws("forecast-hourly-tampa") + Data(#","forecast":"#.utf8) + nws("forecast-tampa")
+                + Data(#","observation":null,"alerts":null}"#.utf8)
+        }
         guard self == .openWeatherMap else { return success }
         return Data(#"{"weather":"#.utf8) + success + Data(#","forecast":"#.utf8)
             + Fixtures.data("weather/openweathermap/forecast-tampa-metric.json") + Data("}".utf8)
@@ -114,6 +124,9 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
             [weather.pirateweather]
             api_key = "\(Self.canaries.pirateWeather)"
             base_url = "\(provider == .pirateWeather ? weatherURL : "https://pirate.example")"
+            [weather.nws]
+            contact = "ops@example.org"
+            base_url = "\(provider == .nws ? weatherURL : "https://nws.example")"
             """
     }
 

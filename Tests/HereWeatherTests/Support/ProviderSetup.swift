@@ -66,10 +66,27 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
                       routes: ["/forecast/\(key)/27.95,-82.46": .fixture("weather/pirateweather/tampa-si.json")],
                       weather: "[weather]\nprovider = \"pirateweather\"\n[weather.pirateweather]\nbase_url = \"BASE\"",
                       environment: ["PIRATEWEATHER_API_KEY": key], hasAlerts: true),
+        ProviderSetup(name: "nws", routes: nwsRoutes,
+                      weather: "[weather]\nprovider = \"nws\"\n[weather.nws]\nbase_url = \"BASE\"\ncontact = \"ops@example.org\"",
+                      hasAlerts: true),
+    ]
+
+    /// The NWS's answers for the Tampa point (2 decimals), by path.
+    static let nwsRoutes: [String: FixtureServer.Response] = [
+        "/points/27.95,-82.46": .fixture("weather/nws/points-tampa.json"),
+        "/gridpoints/TBW/71,98/forecast": .fixture("weather/nws/forecast-tampa.json"),
+        "/gridpoints/TBW/71,98/forecast/hourly": .fixture("weather/nws/forecast-hourly-tampa.json"),
+        "/gridpoints/TBW/71,98/stations": .fixture("weather/nws/stations-tampa.json"),
+        "/stations/KTPA/observations/latest": .fixture("weather/nws/observation-latest-ktpa.json"),
+        "/alerts/active": .fixture("weather/nws/alerts-tampa.json"),
     ]
 
     /// The config file: the fixed location, this provider at `baseURL`, the cache's TTL.
+    /// The NWS's alerts for this US point (open-meteo, metno and OpenWeatherMap's classic API
+    /// get them) are asked of the same server, which has none for them: nothing leaves the machine.
     func config(_ baseURL: String, ttl: Int = 600) -> String {
-        Self.fixedLocation + "\n" + weather.replacing("BASE", with: baseURL) + "\n[cache]\nttl = \(ttl)\nstale_limit = 21600"
+        let alerts = weather.contains("[weather.nws]") ? "" : "\n[weather.nws]\nbase_url = \"\(baseURL)\""
+        return Self.fixedLocation + "\n" + weather.replacing("BASE", with: baseURL) + alerts
+            + "\n[cache]\nttl = \(ttl)\nstale_limit = 21600"
     }
 }

@@ -98,15 +98,20 @@ enum DarkSkyDecoder {
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {
-        // Pirate Weather names no sender apart from the title's "... by NWS Tampa Bay Ruskin FL".
+        // Pirate Weather's title is the NWS's whole headline ("Small Craft Advisory issued ...
+        // until ... by NWS Tampa Bay Ruskin FL"): the event is the title, the rest is the
+        // headline, and the sender is named only at its end.
         guard let title = value["title"]?.lineText, !title.isEmpty else { return nil }
+        let (event, issuer) = AlertHeadline.parts(title)
         return WeatherAlert(
-            title: title,
+            title: event,
             severity: value["severity"]?.lineText,
             start: value["time"]?.unixTime,
             end: value["expires"]?.unixTime,
+            source: issuer,
             description: value["description"]?.string,
-            uri: value["uri"]?.string)
+            uri: value["uri"]?.string,
+            headline: event == title ? nil : title)
     }
 
     static func percent(_ value: JSONValue?) -> Double? {

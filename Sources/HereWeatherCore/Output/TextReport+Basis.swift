@@ -1,0 +1,29 @@
+extension TextReport {
+    /// The provider and the time of the current conditions: "Open-Meteo, 14:15 local time";
+    /// where the provider gives either, what they are: "NWS, observed at KTPA 13:53 local
+    /// time" or "NWS forecast for 14:00 local time (no recent station observation)".
+    func sourceText(observed: String) -> String {
+        let name = report.provider.displayName
+        switch report.currentBasis {
+        case .observation(let station)?:
+            return "\(name), observed at \(station) \(observed) local time"
+        case .forecast?:
+            return "\(name) forecast for \(observed) local time (no recent station observation)"
+        case nil:
+            return "\(name), \(observed) local time"
+        }
+    }
+
+    /// An alert's detail under its line, dimmed and indented: what it is about
+    /// (`AlertText.detail`), in at most 3 lines.
+    func alertDetail(_ alert: WeatherAlert) -> [String] {
+        guard let detail = AlertText.detail(alert) else { return [] }
+        let indent = style.glyphs ? 4 : 2
+        var wrapped = TextWidth.wrap(detail, max(1, style.width - indent))
+        if wrapped.count > 3 {
+            wrapped = Array(wrapped.prefix(3))
+            wrapped[2] = TextWidth.cut(wrapped[2] + " …", max(1, style.width - indent))
+        }
+        return wrapped.map { style.dim(String(repeating: " ", count: indent) + $0) }
+    }
+}

@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes what api.weather.gov sent for one point into a `WeatherReport`.
+///
+/// The recording is here-weather's own object holding the service's bodies as they came:
+/// `{"points": ..., "forecast_hourly": ..., "forecast": ..., "observation": ... or null,
+/// "alerts": ... or null}`.
+/// - `forecast_hourly.properties.periods[]` gives the hourly view, and the current
+///   conditions when there is no observation (the first period: the current hour).
+/// - `forecast.properties.periods[]` are 12-hour periods (day, then night): a day's high
+///   comes from its daytime period, its low from the night that follows it.
+/// - `observation` is a station's latest observation (`{unitCode, value}` quantities, SI,
+///   possibly null), recorded only when it was under 2 hours old when fetched; it is used
+///   when it has a temperature.
+/// - Times carry their offset (`2026-11-26T14:00:00-05:00`): the report is shown at the
+///   offset of the first hourly period.
+enum NWSDecoder {
+    static let service = WeatherProviderKind.nws.displayName
+    static let hourlyCount = 12
+
+    static func decode(recording body: JSONValue, units: Units) throws -> WeatherReport {
+        guard body.isObject, let hourlyPeriods = body["forecast_hourly"]?["properties"]?["periods"]?.array else {
+            throw WeatherError.undecodable(service: service, reason: "it has no \"forecast_hourly.properties.periods\"")
+        }
+        let hours = hourlyPeriods.compactMap { hour($0, units: units) }
+        guard let first = hours.first, let offset = hourlyPeriods.lazy.compactMap(startOffset).first else {
+            throw WeatherError.undecodable(service: service, reason: "its hourly forecast has no periods with a start time")
+        }
+        var current = conditions(forecastHour: first.forecast, humidity: first.humidity)
+        var basis = CurrentBasis.forecast
+        if let observation = body["observation"]?["properties"], let observed = conditions(observation: observation, units: units) {
+            current = observed.conditions
+            basis = .observation(station: observed.station)
+        }
+        let days = self.days(body["forecast"]?["properties"]?["periods"]?.array ?? [], units: units)
+        let relative = body["points"]?["properties"]?["relativeLocation"]?["properties"]
+        var report = try WeatherReport(
+            provider: .nws, units: units, placeName: relative?["city"]?.lineText, country: relative == nil ? nil : "US",
+            utcOffset: offset,
+            current: DailyAggregation.todaysRange(current, days: days, utcOffset: offset),
+            hourly: Array(hours.prefix(hourlyCount).map(\.forecast)), hourlyStep: 3600, daily: days,
+            alerts: NWSAlertsDecoder.alerts(body["alerts"])).requiringCurrentTemperature()
+        report.currentBasis = basis
+        return report
+    }
+
+    /// The offset a period's start time was written with.
+    static func startOffset(_ period: JSONValue) -> Int? {
+        period["startTime"]?.string.flatMap(NWSTime.parse)?.utcOffset
+    }
+
+    /// An hourly period, with its relative humidity (which the hourly view has no column for).
+    static func hour(_ period: JSONValue, units: Units) -> (forecast: HourlyForecast, humidity: Double?)? {
+        guard let start = NWSTime.date(period["startTime"]) else { return nil }
+        let words = period["shortForecast"]?.lineText ?? ""
+        let described = NWSCondition.describe(icon: period["icon"]?.string, words: words)
+        let forecast = HourlyForecast(
+            time: start,
+            temperature: NWSQuantity.periodTemperature(period, to: units),
+            precipitationProbability: NWSQuantity.number(period["probabilityOfPrecipitation"]),
+            windSpeed: NWSQuantity.windSpeed(period["windSpeed"]?.string, to: units),
+            windDirection: NWSQuantity.degrees(period["windDirection"]?.string),
+            condition: described.condition, description: words,
+            isDay: period["isDaytime"]?.bool ?? described.isDay)
+        return (forecast, NWSQuantity.number(period["relativeHumidity"]))
+    }
+
+    static func conditions(forecastHour hour: HourlyForecast, humidity: Double?) -> CurrentConditions {
+        CurrentConditions(time: hour.time, temperature: hour.temperature, humidity: humidity,
+                          windSpeed: hour.windSpeed, windDirection: hour.windDirection,
+                          condition: hour.condition, description: hour.description, isDay: hour.isDay)
+    }
+
+    /// Conditions from an observation's `properties`; `nil` without a time or a temperature.
+    static func conditions(observation: JSONValue, units: Units) -> (conditions: CurrentConditions, station: String)? {
+        guard let time = NWSTime.date(observation["timestamp"]),
+              let temperature = NWSQuantity.temperature(observation["temperature"], to: units) else { return nil }
+        let words = observation["textDescription"]?.lineText ?? ""
+        let described = NWSCondition.describe(icon: observation["icon"]?.string, words: words)
+        let precipitation = NWSQuantity.precipitation(observation["precipitationLastHour"], to: units)
+        let conditions = CurrentConditions(
+            time: time, temperature: temperature,
+            feelsLike: NWSQuantity.temperature(observation["heatIndex"], to: units)
+                ?? NWSQuantity.temperature(observation["windChill"], to: units),
+            humidity: NWSQuantity.number(observation["relativeHumidity"]),
+            pressure: NWSQuantity.hectopascals(observation["seaLevelPressure"])
+                ?? NWSQuantity.hectopascals(observation["barometricPressure"]),
+            windSpeed: NWSQuantity.speed(observation["windSpeed"], to: units),
+            windDirection: NWSQuantity.number(observation["windDirection"]),
+            windGust: NWSQuantity.speed(observation["windGust"], to: units),
+            precipitation: precipitation.map { Precipitation(total: $0, periodSeconds: 3600) },
+            visibility: NWSQuantity.metres(observation["visibility"]),
+            condition: described.condition, description: words, isDay: described.isDay)
+        return (conditions, station(observation) ?? "a station")
+    }
+
+    /// The station's identifier: `stationId`, else the last part of `station` (a URL).
+    static func station(_ observation: JSONValue) -> String? {
+        if let id = observation["stationId"]?.lineText, !id.isEmpty { return id }
+        return observation["station"]?.string?.split(separator: "/").last.map { String($0) }.flatMap {
+            JSONValue.string($0).lineText
+        }
+    }
+
+    /// One day per local date of the 12-hour periods, at most 7.
+    static func days(_ periods: [JSONValue], units: Units) -> [DailyForecast] {
+        var order: [String] = []
+        var byDate: [String: (day: JSONValue?, night: JSONValue?)] = [:]
+        for period in periods {
+            guard let (start, offset) = period["startTime"]?.string.flatMap(NWSTime.parse) else { continue }
+            let date = LocalTime(start, utcOffset: offset).dateString
+            if byDate[date] == nil { order.append(date) }
+            if period["isDaytime"]?.bool ?? true {
+                if byDate[date]?.day == nil { byDate[date, default: (nil, nil)].day = period }
+            } else if byDate[date]?.night == nil {
+                byDate[date, default: (nil, nil)].night = period
+            }
+        }
+        return order.prefix(7).map { date in
+            let (day, night) = byDate[date] ?? (nil, nil)
+            let shown = day ?? night
+            let words = shown?["shortForecast"]?.lineText ?? ""
+            let both = [day, night].compactMap { $0 }
+            return DailyForecast(
+                date: date,
+                temperatureMin: night.flatMap { NWSQuantity.periodTemperature($0, to: units) },
+                temperatureMax: day.flatMap { NWSQuantity.periodTemperature($0, to: units) },
+                precipitationProbability: both.compactMap { NWSQuantity.number($0["probabilityOfPrecipitation"]) }.max(),
+                windSpeedMax: both.compactMap { NWSQuantity.windSpeed($0["windSpeed"]?.string, to: units) }.max(),
+                condition: NWSCondition.describe(icon: shown?["icon"]?.string, words: words).condition,
+                description: words)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The NWS through the command, in-process, against a local server: `provider = "nws"` in
+/// text and JSON, its error lines (outside the US, an expired grid) with the stale cache, and
+/// the NWS's official alerts in reports from other providers at US points.
+@Suite struct NWSCommandTests {
+    static let nwsWeather = """
+        [weather]
+        provider = "nws"
+        [weather.nws]
+        contact = "ops@example.org"
+        base_url = "BASE"
+        """
+
+    /// The NWS routes, with the observation dated `observedAgo` seconds before now, and
+    /// `override` first.
+    static func server(observedAgo: Double? = nil,
+                       _ override: @escaping @Sendable (String) -> FixtureServer.Response? = { _ in nil }) throws -> FixtureServer {
+        var routes = ProviderSetup.nwsRoutes
+        if let observedAgo {
+            let when = LocalTimeText.utc(Date().addingTimeInterval(-observedAgo))
+            let body = String(decoding: Fixtures.data("weather/nws/observation-latest-ktpa.json"), as: UTF8.self)
+                .replacing("2026-11-26T18:53:00+00:00", with: when)
+            routes["/stations/KTPA/observations/latest"] = .json(200, body)
+        }
+        routes["/v1/forecast"] = .fixture("weather/open-meteo/tampa-metric.json")
+        let fixed = routes
+        return try FixtureServer { target in
+            if let answer = override(target) { return answer }
+            return fixed[String(target.split(separator: "?", maxSplits: 1).first ?? "")] ?? .notFound
+        }
+    }
+
+    func config(_ server: FixtureServer, _ weather: String = nwsWeather, location: String = ProviderSetup.fixedLocation) -> String {
+        location + "\n" + weather.replacing("BASE", with: server.baseURL)
+    }
+
+    @Test func nwsGivesCurrentHourlyDailyAndAlertsForAUSPoint() async throws {
+        let server = try Self.server(observedAgo: 1800)
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server))
+        let result = try await runner.run(["--hourly", "--daily"], environment: ["COLUMNS": "120"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Partly Cloudy, 25.6 °C, feels like 25.9 °C"), "\(result.stdout)")
+        #expect(result.stdout.contains("Wind 4.1 m/s from NE"))
+        #expect(result.stdout.contains("Alert: Flood Warning (Severe), until Sat 28 Nov 14:00, from NWS Tampa Bay Ruskin FL"))
+        #expect(result.stdout.contains("Minor flooding is occurring and is forecast to continue."), "the detail, under the alert")
+        #expect(!result.stdout.contains("issued November 26"), "the headline's \"until\" is not repeated")
+        #expect(!result.stdout.contains("Test Message"))
+        #expect(result.stdout.contains("NWS, observed at KTPA "))
+        #expect(result.stdout.contains("Next 12 hours"))
+        #expect(result.stdout.contains("Next 7 days"))
+        #expect(result.stdout.contains("Showers And Thunderstorms Likely"))
+    }
+
+    @Test func anOldObservationIsReplacedByTheForecastHourAndTheReportSaysSo() async throws {
+        let server = try Self.server(observedAgo: 3 * 3600)
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server))
+        let result = try await runner.run(["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
+        #expect(current["basis"] as? String == "forecast")
+        #expect(current["station"] is NSNull)
+        #expect(current["description"] as? String == "Partly Sunny")
+        let text = try await runner.run(["--no-cache"])
+        #expect(text.stdout.contains("NWS forecast for 14:00 local time (no recent station observation)"), "\(text.stdout)")
+    }
+
+    @Test func aPointOutsideTheUSIsOneTrueLine() async throws {
+        let server = try Self.server { target in
+            target.hasPrefix("/points/") ? .fixture("weather/nws/problem-404-invalid-point.json", status: 404) : nil
+        }
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server, location: ProviderSetup.fixedLocation
+            .replacing("27.9506", with: "51.5074").replacing("-82.4572", with: "-0.1278")))
+        let result = try await runner.run([])
+        #expect(result.status == 78)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("NWS covers only the United States"))
+        #expect(result.stderr.contains("--provider open-meteo, openweathermap, metno or pirateweather"))
+        #expect(server.requests == ["/points/51.51,-0.13"])
+    }
+
+    @Test func anExpiredGridIsOneTrueLineOrTheStaleReport() async throws {
+        let expired = Mutex(false)
+        let server = try Self.server { target in
+            expired.withLock { $0 } && target.hasPrefix("/gridpoints/TBW/71,98/forecast")
+                ? .fixture("weather/nws/problem-503-grid-expired.json", status: 503) : nil
+        }
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server))
+        expired.withLock { $0 = true }
+        let failed = try await runner.run(["--no-stale"])
+        #expect(failed.status == 69)
+        #expect(failed.stderr.split(separator: "\n").count == 1, "\(failed.stderr)")
+        #expect(failed.stderr.contains("NWS answered HTTP 503: Forecast Grid Expired: The requested forecast grid was issued"))
+        #expect(server.requests.filter { $0 == "/gridpoints/TBW/71,98/forecast" }.count == 2, "asked again once")
+        // With a report in the cache, the same failure shows it, marked.
+        expired.withLock { $0 = false }
+        #expect(try await runner.run([]).status == 0)
+        expired.withLock { $0 = true }
+        let stale = try await runner.run(["--no-cache", "--json"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stdout.contains(#""stale":true"#) || stale.stdout.contains(#""cached":true"#))
+        #expect(stale.stdout.contains(#""title":"Flood Warning""#), "the cached alerts come back with it")
+    }
+
+    // MARK: Official alerts with other providers
+
+    @Test func openMeteoAtAUSPointShowsTheNWSFloodWarning() async throws {
+        let server = try Self.server()
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server, "[weather]\nprovider = \"open-meteo\"\n[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\""))
+        let text = try await runner.run([], environment: ["COLUMNS": "120"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Alert: Flood Warning (Severe), until Sat 28 Nov 14:00, from NWS Tampa Bay Ruskin FL"), "\(text.stdout)")
+        #expect(text.stdout.contains("Open-Meteo"))
+        #expect(server.requests.contains("/alerts/active?point=27.95,-82.46"))
+        let alertRequests = server.requests.count
+        // From the cache: no request at all, and the alert is still there.
+        let json = try await runner.run(["--json"])
+        #expect(server.requests.count == alertRequests)
+        let weather = try #require(json.json?["weather"] as? [String: Any])
+        #expect(weather["cached"] as? Bool == true)
+        let alerts = try #require(weather["alerts"] as? [[String: Any]])
+        #expect(alerts.map { $0["title"] as? String } == ["Flood Warning"])
+        #expect((alerts.first?["headline"] as? String)?.hasPrefix("Flood Warning issued November 26 at 9:12AM EST") == true)
+        #expect(alerts.first?["end"] as? String == "2026-11-28T14:00:00-05:00")
+        #expect(try await JSONSchemaCheck.problems([json.stdout], as: "report").isEmpty)
+        // --format %A and waybar show the event's name.
+        let line = try await runner.run(["--format", "[%A]"])
+        #expect(line.stdout == "[Flood Warning]\n")
+    }
+
+    @Test func alertsCanBeTurnedOffAndAreNotAskedOutsideTheUS() async throws {
+        let server = try Self.server()
+        let off = try InProcessCommand()
+        try off.writeConfig(config(server, "[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\"\n[alerts]\nnws = false"))
+        #expect(try await off.run([]).status == 0)
+        #expect(server.requests.count == 1 && server.requests.first?.hasPrefix("/v1/forecast?") == true, "\(server.requests)")
+        #expect(!server.requests.contains { $0.hasPrefix("/alerts/") })
+        let oslo = try InProcessCommand()
+        try oslo.writeConfig(config(server, "[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\"",
+                                    location: ProviderSetup.fixedLocation.replacing("27.9506", with: "59.9139").replacing("-82.4572", with: "10.7522")))
+        #expect(try await oslo.run([]).status == 0)
+        #expect(!server.requests.contains { $0.hasPrefix("/alerts/") })
+    }
+
+    @Test func aFailedAlertsFetchDoesNotFailTheReportAndVerboseSaysSo() async throws {
+        let server = try Self.server { target in target.hasPrefix("/alerts/") ? .json(500, #"{"title":"Unexpected Problem"}"#) : nil }
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server, "[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\""))
+        let result = try await runner.run(["--verbose"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("Alert:"))
+        #expect(result.stderr.contains("/alerts/active?point=27.95,-82.46"))
+        #expect(result.stderr.contains("-> HTTP 500"))
+        #expect(server.requests.filter { $0.hasPrefix("/alerts/") }.count == 1, "no retry for alerts")
+    }
+}
+
+/// RFC 3339 in UTC with `+00:00`, as the NWS writes observation times.
+enum LocalTimeText {
+    static func utc(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        return formatter.string(from: date).replacing("Z", with: "+00:00")
+    }
+}
