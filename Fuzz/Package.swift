@@ -15,6 +15,7 @@ let targets = [
     "FuzzJSON", "FuzzNMEA", "FuzzConfig",
     "FuzzOpenMeteo", "FuzzOpenWeatherMap", "FuzzOneCall", "FuzzMetNorway", "FuzzPirateWeather",
     "FuzzIPLookup", "FuzzGeocoding",
+    "FuzzGeolocate", "FuzzCacheEntry", "FuzzRememberedLocation", "FuzzDecisions",
 ]
 
 let package = Package(
