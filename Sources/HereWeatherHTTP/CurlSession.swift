@@ -43,11 +43,18 @@ final class CurlSession: @unchecked Sendable {
     /// Why libcurl gave no multi handle: not installed, or (out of descriptors or memory)
     /// installed but unable to load or start.
     private static func whyNoLibcurl(initialised: CURLcode) -> HTTPError {
-        let loadError = hw_curl_load_errno()
-        if loadError != 0, ResourceShortage.isShortage(loadError) {
-            return .noResources("cannot load libcurl: " + ResourceShortage.reason(loadError))
-        }
-        if hw_curl_is_loaded() {
+        if !hw_curl_is_loaded() {
+            let words = String(cString: hw_curl_load_error())
+            if let code = [EMFILE, ENFILE, ENOMEM].first(where: { words.contains(String(cString: strerror($0))) }) {
+                return .noResources("cannot load libcurl: " + ResourceShortage.reason(code))
+            }
+            if words.contains("failed to map segment") {  // the address space limit (ulimit -v)
+                return .noResources("cannot load libcurl: " + ResourceShortage.reason(ENOMEM))
+            }
+            if !words.isEmpty, !words.contains(String(cString: strerror(ENOENT))) {
+                return .transferFailed("libcurl could not be loaded: " + ServiceText.oneLine(words))
+            }
+        } else {
             return .noResources("libcurl could not start: "
                 + (initialised == CURLE_OUT_OF_MEMORY ? "out of memory" : "too many open files, or out of memory"))
         }
