@@ -5,7 +5,7 @@ import Glibc
 
 /// What one run of the command gets from its process: the arguments, the environment, where
 /// stdout and stderr go, which of stdin, stdout and stderr are terminals, the terminal's width
-/// and where the permission question is asked.
+/// where the permission question is asked, and how the run's system is assembled (`SystemAssembly`).
 ///
 /// The executable passes the real process's (`process()`); tests pass captured sinks and
 /// facts of their choosing, and run the command in-process. A run sees its context through
@@ -27,12 +27,14 @@ public struct CommandContext: Sendable {
     public var terminalColumns: Int?
     /// Where a permission question is asked (interactive only on a terminal).
     public var prompt: any PermissionPrompt
+    /// How the run's system (HTTP, gpsd, GeoClue, NetworkManager, the clock) is assembled.
+    public var assembly: SystemAssembly
 
     public init(arguments: [String], environment: [String: String],
                 standardOutput: any OutputSink, standardError: any OutputSink,
                 standardInputIsTerminal: Bool = false, standardOutputIsTerminal: Bool = false,
                 standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil,
-                prompt: any PermissionPrompt) {
+                prompt: any PermissionPrompt, assembly: SystemAssembly = .live) {
         self.arguments = arguments
         self.environment = environment
         self.standardOutput = standardOutput
@@ -42,6 +44,7 @@ public struct CommandContext: Sendable {
         self.standardErrorIsTerminal = standardErrorIsTerminal
         self.terminalColumns = terminalColumns
         self.prompt = prompt
+        self.assembly = assembly
     }
 
     /// The running process's context. First puts /dev/null on any of stdin, stdout and stderr

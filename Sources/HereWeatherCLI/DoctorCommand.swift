@@ -1,9 +1,5 @@
 import ArgumentParser
 import HereWeatherCore
-import HereWeatherDBus
-import HereWeatherGPSD
-import HereWeatherHTTP
-import HereWeatherWiFi
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -40,13 +36,12 @@ struct DoctorCommand: AsyncParsableCommand {
         let path = configFile.path(environment: environment)
         let loaded: ConfigurationLoader.Loaded
         let resolver: PermissionResolver
-        let http: any HTTPClient
+        let system: RunSystem
         do {
             loaded = try configFile.load(environment: environment)
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
                                                    environment: environment)
-            http = try verbosity.httpClient(secrets: ProviderFactory.secrets(loaded.configuration, environment: environment),
-                                            environment: environment)
+            system = try verbosity.system(for: loaded.configuration)
         } catch let error as any UserFacingError {
             try show([Doctor.Check(name: "config", status: .fail, detail: error.message)])
             throw ExitCode(error.exitStatus.rawValue)
@@ -57,11 +52,7 @@ struct DoctorCommand: AsyncParsableCommand {
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
         let providers = settings.location.sources.map { source in
-            ProviderFactory.sourceProvider(source, settings, configPath: path, http: http,
-                                           wifiScanner: NetworkManagerScanner(),
-                                           makeGeoClue: { GeoClueLocationProvider() }) {
-                GPSDLocationProvider(host: $0.host, port: $0.port)
-            }
+            ProviderFactory.sourceProvider(source, settings, configPath: path, system: system)
         }
         let doctor = Doctor(
             providers: providers,
@@ -73,7 +64,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
             },
             weather: ProviderFactory.weatherProvider(settings.weather.provider, config: settings,
-                                                     environment: environment, http: http),
+                                                     environment: environment, http: system.http),
             units: settings.weather.units,
             skipsAbsentSources: settings.location.isZeroConfig)
         checks += await doctor.run()

@@ -1,8 +1,5 @@
 import ArgumentParser
 import HereWeatherCore
-import HereWeatherDBus
-import HereWeatherGPSD
-import HereWeatherWiFi
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -131,8 +128,9 @@ struct LocationOptions: ParsableArguments {
     /// The location provider and request for `loaded`, with these options applied. Configured
     /// sources go through the permission system (prompting on a terminal); explicit input
     /// (`--lat/--lon`, `--city`, `--replay`) needs no permission. `--city` asks the geocoding
-    /// service of `geocodingProvider`, else of `[weather] provider`.
-    func locationSetup(_ loaded: ConfigurationLoader.Loaded, environment: [String: String],
+    /// service of `geocodingProvider`, else of `[weather] provider`. Every source is made
+    /// from the run's `system`.
+    func locationSetup(_ loaded: ConfigurationLoader.Loaded, system: RunSystem, environment: [String: String],
                        geocodingProvider: WeatherProviderKind? = nil) throws
         -> (any LocationProvider, LocationRequest) {
         let settings = loaded.configuration
@@ -145,22 +143,15 @@ struct LocationOptions: ParsableArguments {
             Terminal.warn(terminal.warnings)
             authorizer = terminal
         }
+        let paths = ConfigurationPaths(environment: environment)
         let located = ProviderFactory.locationProvider(
-            settings, configPath: loaded.path, override: override, only: only, authorizer: authorizer,
-            memory: LastLocationStore(paths: ConfigurationPaths(environment: environment)),
-            http: try verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
-                                           environment: environment),
-            environment: environment, geocodingProvider: geocodingProvider,
-            wifiScanner: NetworkManagerScanner(),
-            wifiMemory: WiFiNeighbourhoodMemory(paths: ConfigurationPaths(environment: environment)),
-            makeGeoClue: { GeoClueLocationProvider() }
-        ) {
-            GPSDLocationProvider(host: $0.host, port: $0.port)
-        }
+            settings, configPath: loaded.path, override: override, system: system, only: only, authorizer: authorizer,
+            memory: LastLocationStore(paths: paths), environment: environment, geocodingProvider: geocodingProvider,
+            wifiMemory: WiFiNeighbourhoodMemory(paths: paths))
         let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
         let request = ProviderFactory.locationRequest(settings, accuracy: accuracy?.value, timeout: timeout,
                                                       maxAge: maxAge.flatMap(Self.seconds(maxAge:)))
-        return (provider, request)
+        return (provider, request.starting(at: system.clock.now))
     }
 
     /// The location sources this run may wait on, for the spinner's words.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import HereWeatherCore
-import HereWeatherHTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -107,20 +106,21 @@ struct ReportCommand: AsyncParsableCommand {
             let settings = loaded.configuration
             shown = settings.output
             let kind = provider?.value ?? settings.weather.provider
-            let (locationProvider, request) = try location.locationSetup(loaded, environment: environment,
+            let system = try location.verbosity.system(for: settings)
+            let (locationProvider, request) = try location.locationSetup(loaded, system: system, environment: environment,
                                                                          geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  http: try location.verbosity.httpClient(secrets: ProviderFactory.secrets(settings, environment: environment),
-                                                                                                          environment: environment))
+                                                                  http: system.http)
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),
-                                                         readsFreshEntries: !noCache, allowsStale: !noStale)
+                                                         readsFreshEntries: !noCache, allowsStale: !noStale,
+                                                         clock: system.clock)
             }
             if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: output.isForPrograms,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(settings)),
-                                      ascii: shown.icons == .ascii)
+                                      ascii: shown.icons == .ascii, output: Terminal.spinnerOutput())
                 weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
                 started.start()
                 spinner = started
@@ -131,7 +131,8 @@ struct ReportCommand: AsyncParsableCommand {
                 weatherProvider: weatherProvider,
                 units: units?.value ?? settings.weather.units,
                 weatherTimeout: settings.weather.timeout,
-                recording: try weatherReplay.map(Self.readRecording))
+                recording: try weatherReplay.map(Self.readRecording),
+                clock: system.clock)
             let (location, report) = try await lookup.run()
             spinner?.stop()
             if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }

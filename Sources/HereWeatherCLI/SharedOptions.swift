@@ -1,6 +1,5 @@
 import ArgumentParser
 import HereWeatherCore
-import HereWeatherHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,13 +71,10 @@ struct VerboseOption: ParsableArguments {
     @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
     var verbose = false
 
-    /// The HTTP client for web services: libcurl, trusting the CAs `environment` names
-    /// (`CURL_CA_BUNDLE`, `SSL_CERT_DIR`, `SSL_CERT_FILE`: `CertificateTrust`), reporting each
-    /// request with `--verbose`. Throws when a CA variable names what cannot be read.
-    func httpClient(secrets: [String], environment: [String: String]) throws -> any HTTPClient {
-        let client = CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment))
-        guard verbose else { return client }
-        let standardError = CommandContext.current.standardError
-        return LoggingHTTPClient(base: client, secrets: secrets) { Terminal.standardError($0, to: standardError) }
+    /// The run's system (`CommandContext.system`): one HTTP client for every web request,
+    /// reporting each request on stderr with `--verbose`. Throws when a CA variable names
+    /// what cannot be read.
+    func system(for settings: Configuration) throws -> RunSystem {
+        try CommandContext.current.system(verbose: verbose, settings: settings)
     }
 }

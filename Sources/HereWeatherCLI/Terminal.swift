@@ -67,6 +67,13 @@ enum Terminal {
         _ = sink.write(ServiceText.printable(line) + "\n")
     }
 
+    /// Where a spinner draws: the run's stderr sink, captured now (the spinner redraws from a
+    /// task of its own, outside the run's task-local context).
+    static func spinnerOutput() -> @Sendable (String) -> Void {
+        let sink = CommandContext.current.standardError
+        return { _ = sink.write($0) }
+    }
+
     /// Reports `error` (JSON on stdout too when asked, unless stdout is what failed) and
     /// returns the exit to throw.
     static func fail(_ error: any UserFacingError, json: Bool) -> ExitCode {

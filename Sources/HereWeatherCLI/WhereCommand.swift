@@ -35,12 +35,14 @@ struct WhereCommand: AsyncParsableCommand {
         do {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
-            let (provider, request) = try location.locationSetup(loaded, environment: environment)
+            let system = try location.verbosity.system(for: loaded.configuration)
+            let (provider, request) = try location.locationSetup(loaded, system: system, environment: environment)
             // The report's progress line, on the same terms: a terminal, output for people.
             if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: json,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(loaded.configuration)),
-                                      ascii: loaded.configuration.output.icons == .ascii)
+                                      ascii: loaded.configuration.output.icons == .ascii,
+                                      output: Terminal.spinnerOutput())
                 started.start()
                 spinner = started
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HereWeatherCore
 import HereWeatherHTTP
@@ -153,16 +154,20 @@ import HereWeatherHTTP
     }
 
     @Test func aHungServiceDoesNotStarveTheNextOne() async throws {
-        // Each attempt gets an equal share of the time left: the hung service gets half, which
-        // leaves the next one 15 s, ample on a loaded machine.
-        let server = try FixtureServer(routes: [
-            target(.ipinfo): .hang,
-            target(.ipwhois): .fixture("ip/ipwhois/success.json"),
-        ])
+        // Each attempt gets an equal share of the time left: the hung service gets half of the
+        // 30 s, the next one the other 15 s, measured on a test clock (exact, no waiting).
+        let server = try FixtureServer(routes: [target(.ipwhois): .fixture("ip/ipwhois/success.json")])
         defer { server.stop() }
-        let fix = try await provider([.ipinfo, .ipwhois], on: server).requestLocation(request(seconds: 30))
+        let clock = TestClock()
+        let http = HangingHTTPClient(clock: clock, hanging: target(.ipinfo))
+        let ip = IPLocationProvider(settings: settings([.ipinfo, .ipwhois], on: server), http: http, clock: clock)
+        let asking = Task { try await ip.requestLocation(request(seconds: 30).starting(at: clock.now)) }
+        #expect(await clock.waitForSleepers(), "ipinfo hangs")
+        clock.advance(by: .seconds(15))
+        let fix = try await asking.value
         #expect(fix.service == "ipwho.is")
-        #expect(server.requests == [target(.ipinfo), target(.ipwhois)])
+        #expect(http.shares == [.seconds(15), .seconds(15)], "each its share of the time left")
+        #expect(server.requests == [target(.ipwhois)])
     }
 
     @Test func servicesThatAllHangAreBoundedByTheDeadline() async throws {
@@ -391,5 +396,28 @@ final class RecordingHTTPClient: HTTPClient, @unchecked Sendable {
     private func record(_ url: String) {
         lock.lock(); defer { lock.unlock() }
         urls.append(url)
+    }
+}
+
+/// An HTTP client that hangs on requests for `hanging` (a path) until their deadline on
+/// `clock`, then times out as libcurl would, and hands the rest to libcurl; it records how
+/// long each request was given, on `clock`.
+final class HangingHTTPClient: HTTPClient {
+    let clock: TestClock
+    let hanging: String
+    private let given = Mutex<[Duration]>([])
+
+    init(clock: TestClock, hanging: String) {
+        self.clock = clock
+        self.hanging = hanging
+    }
+
+    var shares: [Duration] { given.withLock { $0 } }
+
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        given.withLock { $0.append(clock.now.duration(to: request.deadline)) }
+        guard request.url.contains(hanging) else { return try await CurlHTTPClient().get(request) }
+        try await clock.sleep(until: request.deadline, tolerance: nil)
+        throw HTTPError.timedOut("127.0.0.1")
     }
 }

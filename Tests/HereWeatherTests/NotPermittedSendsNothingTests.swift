@@ -33,7 +33,7 @@ import Testing
             "/ipinfo/json": .fixture("ip/ipinfo/success.json"),
             "/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json"),
         ])
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         let permission = refused.refusal == .denied ? "permission = \"deny\"" : refused.refusal == .undecided ? "" : "permission = \"allow\""
         try runner.writeConfig("""
             version = 1

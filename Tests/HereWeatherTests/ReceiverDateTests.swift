@@ -97,9 +97,9 @@ import Testing
         let stream = ([Self.version, Self.devices] + fixes).map { $0 + "\r\n" }.joined()
         let peer = try FakeTCPPeer(.init(greeting: Array(stream.utf8), closes: true))
         defer { peer.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(gpsdConfig(port: peer.port))
-        let result = try await runner.run(["where", "--json", "--timeout", "20"], setup: .init())
+        let result = try await runner.run(["where", "--json", "--timeout", "20"], killAfter: .seconds(180))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("closed the connection"), "\(result.stderr)")
         let location = result.json?["location"] as? [String: Any]
@@ -133,14 +133,14 @@ import Testing
     @Test func aRememberedFixDatedInTheFutureIsNotUsed() async throws {
         let vacated = try ClosedPort()  // Nothing listens there, for the whole test.
         defer { withExtendedLifetime(vacated) {} }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(gpsdConfig(port: vacated.port))
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")
         try FileManager.default.createDirectory(at: memory.deletingLastPathComponent(), withIntermediateDirectories: true)
         let tomorrow = Date().timeIntervalSince1970 + 86_400
         try #"{"version":1,"latitude":27.95,"longitude":-82.46,"accuracy_m":50,"timestamp":\#(tomorrow),"source":"gpsd"}"#
             .write(to: memory, atomically: true, encoding: .utf8)
-        let result = try await runner.run(["where", "--json", "--timeout", "120"], setup: .init())
+        let result = try await runner.run(["where", "--json", "--timeout", "120"], killAfter: .seconds(180))
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("gpsd is not running"), "\(result.stderr)")
         #expect(result.stderr.contains("is dated after this machine's clock (was the clock set back?)"), "\(result.stderr)")
@@ -189,7 +189,7 @@ import Testing
     }
 
     @Test func aReplayRunsOnTheLogsClock() async throws {
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         // Recorded days ago: the age counts on the log's clock, not from today.
         let drive = try await runner.run(["where", "--replay", Fixtures.url("nmea/drive.nmea").path])
         #expect(drive.status == 0, "\(drive.stderr)")

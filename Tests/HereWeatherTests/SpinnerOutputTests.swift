@@ -12,7 +12,7 @@ import Glibc
 
     @Test func drawsAFrameAndErasesItOnStop() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("fetching weather from Open-Meteo…", output: terminal.slave)
+        let spinner = Spinner("fetching weather from Open-Meteo…", descriptor: terminal.slave)
         spinner.redraw()
         spinner.update("next step…")
         spinner.redraw()
@@ -25,7 +25,7 @@ import Glibc
 
     @Test func stopWithoutAFrameWritesNothing() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", output: terminal.slave)
+        let spinner = Spinner("waiting…", descriptor: terminal.slave)
         spinner.stop()
         spinner.stop()
         #expect(try terminal.screen() == "")
@@ -33,7 +33,7 @@ import Glibc
 
     @Test func pausedErasesTheLineAndHoldsFrames() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", output: terminal.slave, ascii: true)
+        let spinner = Spinner("waiting…", descriptor: terminal.slave, ascii: true)
         spinner.redraw()
         spinner.whilePaused {
             spinner.redraw()  // held: a question is on the line
@@ -66,36 +66,29 @@ import Glibc
         #expect(result.stderr.hasPrefix("here-weather: No NMEA fix"))
     }
 
-    /// Runs the binary with stderr on `terminal` to its end, on a thread of its own: the run
-    /// takes seconds, which must not hold one of the few cooperative threads every test's task shares.
-    static func runToEnd(_ arguments: [String], home: URL, stderr terminal: PseudoTerminal) async throws -> ChildProcess.Termination {
-        let environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm"]
-        let child = try ChildProcess([CommandRunner.executable.path] + arguments, environment: environment,
-                                     stderr: .use(terminal.slave))
-        return await child.exited()
+    /// Runs the command in-process with stderr a terminal (`TERM=xterm`): the spinner draws
+    /// through the run's stderr sink, which captures it (issue 23 part 5; it wrote fd 2 itself).
+    static func onATerminal(_ arguments: [String]) async throws -> InProcessCommand.Result {
+        try await InProcessCommand().run(arguments, environment: ["TERM": "xterm"], killAfter: .seconds(120),
+                                         terminal: .init(standardError: true))
     }
 
     @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
-        let terminal = try PseudoTerminal()
-        let runner = try CommandRunner()
-        let ended = try await Self.runToEnd(slowRun, home: runner.home, stderr: terminal)
-        #expect(ended == .exited(75))
-        let screen = try terminal.screen()
-        #expect(screen.contains("reading the NMEA source…"))
+        let result = try await Self.onATerminal(slowRun)
+        #expect(result.status == 75)
+        let screen = result.stderr
+        #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
         let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
         let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
         #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
     }
 
     @Test func noSpinnerInMachineModesEvenOnATerminal() async throws {
-        let terminal = try PseudoTerminal()
-        let runner = try CommandRunner()
         for mode in [["--json"], ["--format", "%t"], ["--waybar"]] {
-            _ = try await Self.runToEnd(slowRun + mode, home: runner.home, stderr: terminal)
+            let screen = try await Self.onATerminal(slowRun + mode).stderr
+            #expect(!screen.contains("reading the NMEA source"), "\(mode): \(screen.debugDescription)")
+            #expect(!screen.contains(Spinner.clearLine), "\(mode)")
         }
-        let screen = try terminal.screen()
-        #expect(!screen.contains("reading the NMEA source"))
-        #expect(!screen.contains(Spinner.clearLine))
     }
 }
 
@@ -104,10 +97,9 @@ import Glibc
     let slowWhere = ["where"] + SpinnerOutputTests().slowRun
 
     @Test func whereShowsTheSpinnerOnATerminalAndErasesIt() async throws {
-        let terminal = try PseudoTerminal()
-        let ended = try await SpinnerOutputTests.runToEnd(slowWhere, home: try CommandRunner().home, stderr: terminal)
-        #expect(ended == .exited(75))
-        let screen = try terminal.screen()
+        let result = try await SpinnerOutputTests.onATerminal(slowWhere)
+        #expect(result.status == 75)
+        let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
         let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
         let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
@@ -115,13 +107,10 @@ import Glibc
     }
 
     @Test func whereShowsNoSpinnerOffATerminalNorForJSON() async throws {
-        let result = try await CommandRunner().run(slowWhere)
+        let result = try await InProcessCommand().run(slowWhere)
         #expect(result.status == 75)
         for mark in SpinnerOutputTests.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
-        let terminal = try PseudoTerminal()
-        let ended = try await SpinnerOutputTests.runToEnd(slowWhere + ["--json"], home: try CommandRunner().home, stderr: terminal)
-        #expect(ended == .exited(75))
-        let screen = try terminal.screen()
+        let screen = try await SpinnerOutputTests.onATerminal(slowWhere + ["--json"]).stderr
         #expect(!screen.contains("reading the NMEA source"), "\(screen.debugDescription)")
         #expect(!screen.contains(Spinner.clearLine))
     }

@@ -71,7 +71,7 @@ import Glibc
             request.target.hasPrefix("/ipinfo") ? .fixture("ip/ipinfo/success.json") : .notFound
         }
         defer { server.stop() }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         func config(allow: Bool) -> String {
             """
             \(ProviderSetup.ipLocation(server.baseURL))

@@ -12,7 +12,7 @@ import HereWeatherHTTP
 
     var cache: WeatherCache {
         let clock = clock
-        return WeatherCache(directory: directory, now: { clock.now })
+        return WeatherCache(directory: directory, clock: clock)
     }
 
     var key: WeatherCacheKey {
@@ -26,7 +26,7 @@ import HereWeatherHTTP
     }
 
     func query(_ coordinate: Coordinate? = nil, units: Units = .metric, seconds: Int = 30) -> WeatherQuery {
-        WeatherQuery(coordinate: coordinate ?? tampa, units: units, deadline: .now + .seconds(seconds))
+        WeatherQuery(coordinate: coordinate ?? tampa, units: units, deadline: clock.now + .seconds(seconds))
     }
 
     static let refused = WeatherError.unreachable(service: "Open-Meteo", .connectionRefused("127.0.0.1"))
@@ -50,7 +50,7 @@ import HereWeatherHTTP
         let again = try await provider().report(for: query())
         #expect(service.calls == 2)
         #expect(again.freshness.cached == false)
-        #expect(try cache.load(key).fetchedAt == clock.now, "the new answer replaced the entry")
+        #expect(try cache.load(key).fetchedAt == clock.date, "the new answer replaced the entry")
     }
 
     @Test func aTTLOfZeroAlwaysAsks() async throws {
@@ -168,7 +168,7 @@ import HereWeatherHTTP
         }
         // Our format, but another key's entry under this name (renamed by hand, say).
         let other = WeatherCacheKey(provider: .openMeteo, coordinate: tampa, units: .imperial, coordinateDecimals: 2)
-        let entry = WeatherCacheEntry(key: other, fetchedAt: clock.now, serviceMaxAge: nil, recording: Data("{}".utf8))
+        let entry = WeatherCacheEntry(key: other, fetchedAt: clock.date, serviceMaxAge: nil, recording: Data("{}".utf8))
         try writeFile(String(decoding: entry.fileBytes(), as: UTF8.self))
         #expect(throws: WeatherCacheError.self) { try cache.load(key) }
         let report = try await provider().report(for: query())
@@ -177,7 +177,7 @@ import HereWeatherHTTP
     }
 
     @Test func anEntryTheProviderCannotDecodeIsNoAnswer() async throws {
-        let entry = WeatherCacheEntry(key: key, fetchedAt: clock.now, serviceMaxAge: nil,
+        let entry = WeatherCacheEntry(key: key, fetchedAt: clock.date, serviceMaxAge: nil,
                                       recording: Fixtures.data("weather/misc/captive-portal.html"))
         try cache.store(entry)
         _ = try await provider().report(for: query())
@@ -211,7 +211,7 @@ import HereWeatherHTTP
         let report = try await provider().report(for: query())
         #expect(report.freshness == Freshness(cached: true, ageSeconds: 1380, stale: true))
         #expect(service.calls == 2, "the service was asked first")
-        let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.now, source: .fixed, name: "Tampa")
+        let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.date, source: .fixed, name: "Tampa")
         let text = TextReport(location: location, report: report, style: .plain).render()
         #expect(text.split(separator: "\n").dropFirst().first == "offline: from 23 min ago")
         let json = JSONReport.render(location: location, report: report)
@@ -267,7 +267,7 @@ import HereWeatherHTTP
         let report = try await provider(readsFresh: false).report(for: query())
         #expect(report.freshness.cached == false)
         #expect(service.calls == 2)
-        #expect(try cache.load(key).fetchedAt == clock.now)
+        #expect(try cache.load(key).fetchedAt == clock.date)
     }
 
     /// Issue 14: an entry younger than the TTL is never called stale, even when it stands in
@@ -283,31 +283,58 @@ import HereWeatherHTTP
 
     // MARK: Locking
 
+    /// Waits (on the test clock, exactly) only until the limit: the clock is moved to it.
     @Test func aHeldLockMakesOthersWaitOnlyUntilTheirLimit() async throws {
-        let held = try await cache.lock(key, waitingUntil: .now)
+        let held = try await cache.lock(key, waitingUntil: clock.now)
+        let cache = cache, key = key, limit = clock.now + .milliseconds(50)
+        let waiter = Task { try await cache.lock(key, waitingUntil: limit) }
+        #expect(await clock.waitForSleepers(), "it waits while the lock is held")
+        clock.advance(by: .milliseconds(50))
         await #expect(throws: WeatherCacheError.lockTimedOut(path: cache.lockPath(for: key))) {
-            _ = try await cache.lock(key, waitingUntil: .now + .milliseconds(50))
+            _ = try await waiter.value
         }
         // At its deadline the fetch goes ahead without the lock (a real service then times out
         // at once: no time is left to ask).
-        let report = try await provider().report(for: query(seconds: 1))
+        let provider = provider(), query = query(seconds: 1)
+        let fetch = Task { try await provider.report(for: query) }
+        #expect(await clock.waitForSleepers())
+        #expect(service.calls == 0, "not before the deadline")
+        clock.advance(by: .seconds(1))
+        let report = try await fetch.value
         #expect(report.freshness.cached == false)
         #expect(service.calls == 1)
         held.release()
-        // Free again. (Not a single try: a child process another test is spawning can hold a
-        // copy of the descriptor, and so the lock, until its exec closes it.)
-        let again = try await cache.lock(key, waitingUntil: .now + .seconds(10))
+        // Free again, on the real clock. (Not a single try: a child process another test is
+        // spawning can hold a copy of the descriptor, and so the lock, until its exec closes it.)
+        let again = try await WeatherCache(directory: directory).lock(key, waitingUntil: .now + .seconds(10))
         again.release()
     }
 
+    /// `task`'s value, moving the clock on 50 ms whenever something sleeps on it (a lock's
+    /// poll), for at most `limit` of real time.
+    func advancingClock<T: Sendable>(until task: Task<T, any Error>, limit: Duration = .seconds(60)) async throws -> T {
+        let done = OnceFlag()
+        let end = ContinuousClock.now + limit
+        let clock = clock
+        let mover = Task {
+            while !done.isClaimed && ContinuousClock.now < end {
+                if clock.sleeperCount > 0 { clock.advance(by: .milliseconds(50)) }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        defer { _ = done.claim(); mover.cancel() }
+        return try await task.value
+    }
+
     @Test func aRunWaitingForTheLockUsesTheEntryItsHolderWrote() async throws {
-        let held = try await cache.lock(key, waitingUntil: .now)
-        let waiting = Task { try await provider().report(for: query()) }
-        try await Task.sleep(for: .milliseconds(200))  // let it find no entry and start waiting
-        let fetched = try await service.fetch(query())
-        try cache.store(WeatherCacheEntry(key: key, fetchedAt: clock.now, serviceMaxAge: nil, recording: fetched.recording))
+        let held = try await cache.lock(key, waitingUntil: clock.now)
+        let provider = provider(), query = query()
+        let waiting = Task { try await provider.report(for: query) }
+        #expect(await clock.waitForSleepers(), "it found no entry and waits for the lock")
+        let fetched = try await service.fetch(query)
+        try cache.store(WeatherCacheEntry(key: key, fetchedAt: clock.date, serviceMaxAge: nil, recording: fetched.recording))
         held.release()
-        let report = try await waiting.value
+        let report = try await advancingClock(until: waiting)
         #expect(report.freshness.cached)
         #expect(service.calls == 1, "only the holder's fetch")
     }

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 
-/// Wi-Fi positioning through the release binary: the NetworkManager stand-in on a private
-/// bus (`DBUS_SYSTEM_BUS_ADDRESS`), a geolocate server on 127.0.0.1, and the user's config.
+/// Wi-Fi positioning through the command, in-process: the NetworkManager stand-in on a private
+/// bus (the run's system is assembled on it: `SystemAssembly.live(bus:)`), a geolocate server
+/// on 127.0.0.1, and the user's config. Only the binary reads `DBUS_SYSTEM_BUS_ADDRESS` itself
+/// (`noSystemBusIsAClearError`).
 @Suite struct WiFiCommandTests {
     static func config(_ server: FixtureServer, permission: String? = "allow", sources: String = #"["wifi"]"#,
                        extra: String = "") -> String {
@@ -27,9 +30,9 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
         let server = try Self.server()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.config(server))
-        let result = try await runner.run(["where", "--json"], environment: service.environment, killAfter: .seconds(60))
+        let result = try await runner.run(["where", "--json"], killAfter: .seconds(60), assembly: .onBus(service))
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["source"] as? String == "wifi")
@@ -37,7 +40,7 @@ import Testing
         #expect(location["access_points"] as? Int == 7)
         #expect(location["accuracy_m"] as? Double == 42)
         #expect(location["meets_accuracy"] as? Bool == true)
-        let text = try await runner.run(["where"], environment: service.environment, killAfter: .seconds(60))
+        let text = try await runner.run(["where"], killAfter: .seconds(60), assembly: .onBus(service))
         #expect(text.stdout.contains("Wi-Fi positioning via 127.0.0.1, 7 access points"), "\(text.stdout)")
     }
 
@@ -45,9 +48,9 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
         let server = try Self.server()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.config(server))
-        let result = try await runner.run(["where", "--verbose"], environment: service.environment, killAfter: .seconds(60))
+        let result = try await runner.run(["where", "--verbose"], killAfter: .seconds(60), assembly: .onBus(service))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("POST \(server.baseURL)/v1/geolocate?key=[redacted]"), "\(result.stderr)")
         #expect(result.stderr.contains("\"considerIp\":false"))
@@ -62,15 +65,15 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
         let server = try Self.server()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.config(server, permission: nil))
-        let result = try await runner.run(["where"], environment: service.environment, killAfter: .seconds(60))
+        let result = try await runner.run(["where"], killAfter: .seconds(60), assembly: .onBus(service))
         #expect(result.status == 77)
         #expect(result.stderr.contains("here-weather permissions allow wifi"), "\(result.stderr)")
         #expect(server.receivedRequests.isEmpty, "no request to a third party without permission")
-        let denied = try CommandRunner()
+        let denied = try InProcessCommand()
         try denied.writeConfig(Self.config(server, permission: "deny"))
-        #expect(try await denied.run(["where"], environment: service.environment, killAfter: .seconds(60)).status == 77)
+        #expect(try await denied.run(["where"], killAfter: .seconds(60), assembly: .onBus(service)).status == 77)
         #expect(server.receivedRequests.isEmpty)
     }
 
@@ -80,9 +83,9 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: fixture)
         defer { service.stop() }
         let server = try Self.server()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.config(server))
-        let result = try await runner.run(["where"], environment: service.environment, killAfter: .seconds(60))
+        let result = try await runner.run(["where"], killAfter: .seconds(60), assembly: .onBus(service))
         #expect(result.status == 75)
         #expect(result.stderr.contains(advice), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
@@ -105,9 +108,9 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
         let server = try Self.server()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.config(server))
-        let doctor = try await runner.run(["doctor"], environment: service.environment, killAfter: .seconds(60))
+        let doctor = try await runner.run(["doctor"], killAfter: .seconds(60), assembly: .onBus(service))
         let line = doctor.stdout.split(separator: "\n").first { $0.contains("wifi") } ?? ""
         #expect(line.contains("52.52437") || line.contains("52.5244"), "\(doctor.stdout)")
         #expect(line.contains("Wi-Fi via 127.0.0.1"), "\(line)")
@@ -135,7 +138,7 @@ import Testing
         let server = try FixtureServer.inspecting { request in
             request.target.hasPrefix("/v1/geolocate") ? .fixture("wifi/geolocate/success.json") : .fixture("ip/ipinfo/success.json")
         }
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig("""
             version = 1
             [location]
@@ -154,7 +157,7 @@ import Testing
             [location.ip.ipinfo]
             base_url = "\(server.baseURL)/ipinfo"
             """)
-        let result = try await runner.run(["where", "--json"], environment: service.environment, killAfter: .seconds(120))
+        let result = try await runner.run(["where", "--json"], killAfter: .seconds(120), assembly: .onBus(service))
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["source"] as? String == "wifi")
@@ -167,10 +170,10 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: fixture)
         defer { service.stop() }
         let server = try Self.server()
-        let runner = try CommandRunner()
+        let runner = try InProcessCommand()
         try runner.writeConfig(Self.config(server))
         for _ in 0..<2 {   // the second answer comes from the neighbourhood memory
-            let result = try await runner.run(["where", "--json"], environment: service.environment, killAfter: .seconds(60))
+            let result = try await runner.run(["where", "--json"], killAfter: .seconds(60), assembly: .onBus(service))
             #expect(result.status == 0, "\(result.stderr)")
         }
         #expect(server.receivedRequests.count == 1, "the neighbourhood was remembered")
@@ -192,5 +195,12 @@ import Testing
                 }
             }
         }
+    }
+}
+
+extension SystemAssembly {
+    /// The live system on the NetworkManager stand-in's private bus.
+    static func onBus(_ service: NetworkManagerService) -> SystemAssembly {
+        .live(bus: service.address)
     }
 }

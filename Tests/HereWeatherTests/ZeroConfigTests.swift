@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 
 /// No `[location] sources`: the zero-config chain (gpsd, GeoClue, Wi-Fi, IP, then the fixed
@@ -114,9 +116,11 @@ import Testing
 
     @Test func theFirstQualifyingFixEndsTheRequestWhicheverSourceGaveIt() async throws {
         // gpsd runs, but its receiver never fixes (indoors): the fixed location, lower in
-        // priority, qualifies at once and ends the request long before the 10 s deadline.
-        let harness = try await GPSDHarness.started()
-        defer { harness.stop() }
+        // priority, qualifies at once and ends the request. On a test clock that never moves,
+        // the 10 s deadline never comes: the run can only end because the fix ended it (this
+        // replaces a bound of 5 s of real time against the 10 s deadline).
+        let clock = TestClock()
+        let gpsd = NeverFixingGPSD(clock: clock)
         let runner = try InProcessCommand(queued: false)
         try runner.writeConfig("""
             version = 1
@@ -125,17 +129,40 @@ import Testing
             timeout = 10
             [location.gpsd]
             permission = "allow"
-            host = "127.0.0.1"
-            port = \(harness.port)
             [location.fixed]
             latitude = 27.95
             longitude = -82.46
             accuracy = 100
             """)
-        harness.feed(Fixtures.url("nmea/no-fix.nmea"), lineDelay: .milliseconds(50))
-        let result = try await runner.run(["where", "--json"], killAfter: .seconds(60))
+        let system = RunSystem.test(gpsd: { _ in gpsd }, clock: clock)
+        let result = try await runner.run(["where", "--json"], killAfter: .seconds(60), assembly: .test(system))
+        #expect(!result.killed, "ended without its deadline")
         #expect(result.status == 0, "\(result.stderr)")
         #expect((result.json?["location"] as? [String: Any])?["source"] as? String == "fixed")
-        #expect(result.elapsed < .seconds(5), "ended well before the 10 s deadline (took \(result.elapsed))")
+        #expect(gpsd.log.withLock { $0 }.isEmpty, "the fixed place answered at once: gpsd was never started")
+    }
+}
+
+/// A gpsd whose receiver never fixes: it waits on `clock` for the request's deadline and
+/// records that it started and how it ended.
+final class NeverFixingGPSD: LocationSourceProvider {
+    let clock: TestClock
+    let log = Mutex<[String]>([])
+
+    init(clock: TestClock) {
+        self.clock = clock
+    }
+
+    var source: LocationSource { .gpsd }
+
+    func requestLocation(_ request: LocationRequest) async throws -> Location {
+        log.withLock { $0.append("started") }
+        do {
+            try await clock.sleep(until: request.deadline, tolerance: nil)
+        } catch {
+            log.withLock { $0.append("cancelled") }
+            throw error
+        }
+        throw LocationError.gpsdSilent(address: "127.0.0.1:2947", seconds: request.timeoutSeconds)
     }
 }

@@ -8,26 +8,21 @@ public enum LocationOverride: Sendable {
     case city(CityQuery)
 }
 
-/// Builds the location and weather providers a configuration names.
+/// Builds the location and weather providers a configuration names, each from the run's
+/// system (`RunSystem`: the HTTP client, the gpsd, GeoClue and NetworkManager adapters, the clock).
 public enum ProviderFactory {
     /// The location source chain in the configured order (or `only`, from `--source`), or the
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
     /// good location while it is fresh. The zero-config chain skips sources absent from the
-    /// machine. `makeGPSD` builds the gpsd provider (it lives beside libgps, outside the
-    /// core), `makeGeoClue` the GeoClue one (beside D-Bus); `wifiScanner` reads the access
-    /// points for the Wi-Fi source (NetworkManager, outside the core) and `wifiMemory`
-    /// remembers its answers against them. `--city` asks the geocoding service of
-    /// `geocodingProvider` (default: `[weather] provider`); `environment` supplies the
-    /// OpenWeatherMap key.
+    /// machine. `wifiMemory` remembers the Wi-Fi source's answers against the access points.
+    /// `--city` asks the geocoding service of `geocodingProvider` (default: `[weather]
+    /// provider`); `environment` supplies the OpenWeatherMap key.
     public static func locationProvider(
-        _ config: Configuration, configPath: String, override: LocationOverride?,
+        _ config: Configuration, configPath: String, override: LocationOverride?, system: RunSystem,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
-        memory: LastLocationStore? = nil, http: (any HTTPClient)? = nil,
-        environment: [String: String] = [:], geocodingProvider: WeatherProviderKind? = nil,
-        wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
-        makeGeoClue: (() -> any LocationSourceProvider)? = nil,
-        makeGPSD: (Configuration.GPSDSettings) -> any LocationSourceProvider
+        memory: LastLocationStore? = nil, environment: [String: String] = [:],
+        geocodingProvider: WeatherProviderKind? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil
     ) -> any LocationProvider {
         switch override {
         case .coordinate(let place):
@@ -36,7 +31,7 @@ public enum ProviderFactory {
             return NMEAReplayLocationProvider(path: path, speed: speed)
         case .city(let query):
             let geocoder = Self.geocoder(geocodingProvider ?? config.weather.provider, config: config,
-                                         environment: environment, http: http ?? UnconfiguredHTTPClient())
+                                         environment: environment, http: system.http)
             return CitySearchLocationProvider(query: query, geocoder: geocoder)
         case nil:
             break
@@ -44,37 +39,35 @@ public enum ProviderFactory {
         let sources = only ?? config.location.sources
         guard !sources.isEmpty else { return EmptyLocationProvider(configPath: configPath) }
         let providers = sources.map {
-            sourceProvider($0, config, configPath: configPath, http: http, wifiScanner: wifiScanner,
-                           wifiMemory: wifiMemory, makeGeoClue: makeGeoClue, makeGPSD: makeGPSD)
+            sourceProvider($0, config, configPath: configPath, system: system, wifiMemory: wifiMemory)
         }
         let chain = LocationSourceChain(providers, authorizer: authorizer,
                                         skipsAbsentSources: only == nil && config.location.isZeroConfig,
-                                        configPath: configPath)
+                                        configPath: configPath, clock: system.clock)
         guard let memory else { return chain }
-        return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer)
+        return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer,
+                                           clock: system.clock)
     }
 
     /// The provider for one configured source.
     public static func sourceProvider(
-        _ source: LocationSource, _ config: Configuration, configPath: String, http: (any HTTPClient)?,
-        wifiScanner: (any AccessPointScanner)? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
-        makeGeoClue: (() -> any LocationSourceProvider)? = nil,
-        makeGPSD: (Configuration.GPSDSettings) -> any LocationSourceProvider
+        _ source: LocationSource, _ config: Configuration, configPath: String, system: RunSystem,
+        wifiMemory: WiFiNeighbourhoodMemory? = nil
     ) -> any LocationSourceProvider {
         switch source {
         case .gpsd:
-            return makeGPSD(config.location.gpsd)
+            return system.gpsd(config.location.gpsd)
         case .geoclue:
-            return makeGeoClue?() ?? NoGeoClueProvider()
+            return system.geoClue()
         case .wifi:
-            return WiFiLocationProvider(settings: config.location.wifi, scanner: wifiScanner ?? MissingAccessPointScanner(),
-                                        http: http ?? UnconfiguredHTTPClient(), memory: wifiMemory, configPath: configPath)
+            return WiFiLocationProvider(settings: config.location.wifi, scanner: system.wifiScanner,
+                                        http: system.http, memory: wifiMemory, configPath: configPath, clock: system.clock)
         case .nmea:
             guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
             return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
         case .ip:
-            return IPLocationProvider(settings: config.location.ip, http: http ?? UnconfiguredHTTPClient(),
-                                      configPath: configPath)
+            return IPLocationProvider(settings: config.location.ip, http: system.http, configPath: configPath,
+                                      clock: system.clock)
         case .fixed:
             return FixedLocationProvider(place: config.location.fixed, configPath: configPath)
         }
@@ -157,28 +150,6 @@ struct MissingNMEAPathProvider: LocationSourceProvider {
     var source: LocationSource { .nmea }
     func requestLocation(_ request: LocationRequest) async throws -> Location {
         throw LocationError.nmeaUnreadable(path: "(none)", reason: "\(ConfigKey.nmeaPath) is not set in \(configPath); set it to a log file or a serial device, or pass --replay FILE")
-    }
-}
-
-/// The access points when the caller gave no scanner: none, as without NetworkManager.
-struct MissingAccessPointScanner: AccessPointScanner {
-    func isPresent() async -> Bool { false }
-    func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] { throw WiFiError.noNetworkManager }
-}
-
-/// The GeoClue provider when the caller gave none: GeoClue is not reachable from here.
-struct NoGeoClueProvider: LocationSourceProvider {
-    var source: LocationSource { .geoclue }
-    func isPresent() async -> Bool { false }
-    func requestLocation(_ request: LocationRequest) async throws -> Location {
-        throw GeoClueError.notRunning
-    }
-}
-
-/// The HTTP client when the caller gave none: every request fails (no network by accident).
-struct UnconfiguredHTTPClient: HTTPClient {
-    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw HTTPError.transferFailed("no HTTP client configured")
     }
 }
 

@@ -17,9 +17,13 @@ public struct WeatherLookup: Sendable {
     public var weatherTimeout: Double
     /// A recorded provider response to use instead of the network.
     public var recording: Data?
+    /// The run's clock: the weather fetch's deadline starts on it.
+    public var clock: any RunClock
 
     public init(locationProvider: any LocationProvider, locationRequest: LocationRequest,
-                weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil) {
+                weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil,
+                clock: any RunClock = ContinuousClock()) {
+        self.clock = clock
         self.locationProvider = locationProvider
         self.locationRequest = locationRequest
         self.weatherProvider = weatherProvider
@@ -43,7 +47,7 @@ public struct WeatherLookup: Sendable {
             report.freshness.replayed = true
             return (location, report)
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(weatherTimeout * 1000))
+        let deadline = clock.now + .milliseconds(Int64(weatherTimeout * 1000))
         let query = WeatherQuery(coordinate: location.coordinate, units: units, deadline: deadline)
         return (location, try await weatherProvider.report(for: query))
     }

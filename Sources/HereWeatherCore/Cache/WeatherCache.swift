@@ -18,18 +18,21 @@ import Synchronization
 /// exits, however it exits, so a killed run never leaves a key locked.
 public struct WeatherCache: Sendable {
     public let directory: String
-    /// The wall clock ages are measured with (injectable for tests).
-    public let now: @Sendable () -> Date
+    /// The run's clock: ages are measured on its date, the lock's wait on its instants.
+    public let clock: any RunClock
 
-    public init(directory: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(directory: String, clock: any RunClock = ContinuousClock()) {
         self.directory = directory
-        self.now = now
+        self.clock = clock
     }
 
     /// The cache under the XDG cache directory.
-    public init(paths: ConfigurationPaths) {
-        self.init(directory: paths.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache") + "/here-weather")
+    public init(paths: ConfigurationPaths, clock: any RunClock = ContinuousClock()) {
+        self.init(directory: paths.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache") + "/here-weather", clock: clock)
     }
+
+    /// The wall-clock date now, on the run's clock.
+    public func now() -> Date { clock.date }
 
     public func path(for key: WeatherCacheKey) -> String {
         directory + "/" + key.name + ".weather"
@@ -74,7 +77,7 @@ public struct WeatherCache: Sendable {
         } catch {
             throw .lockFailed(path: path, reason: error.reason)
         }
-        var pause: UInt64 = 5_000_000
+        var pause = Duration.milliseconds(5)
         while true {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return WeatherCacheLock(descriptor: descriptor) }
             let code = errno
@@ -83,12 +86,12 @@ public struct WeatherCache: Sendable {
                 close(descriptor)
                 throw .lockFailed(path: path, reason: String(cString: strerror(code)))
             }
-            guard ContinuousClock.now < limit else {
+            guard clock.now < limit else {
                 close(descriptor)
                 throw .lockTimedOut(path: path)
             }
-            try? await Task.sleep(nanoseconds: pause)
-            pause = min(pause * 2, 50_000_000)
+            try? await clock.sleep(until: min(clock.now.advanced(by: pause), limit), tolerance: nil)
+            pause = min(pause * 2, .milliseconds(50))
         }
     }
 

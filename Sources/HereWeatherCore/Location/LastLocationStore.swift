@@ -100,13 +100,16 @@ public struct RememberingLocationProvider: LocationProvider {
     /// The sources the request may use now (a remembered fix from another is not reused).
     public let sources: Set<LocationSource>
     public let authorizer: any LocationAuthorizer
+    /// The run's clock: a remembered fix's age is measured on its date.
+    public let clock: any RunClock
 
     public init(base: any LocationProvider, store: LastLocationStore, sources: Set<LocationSource>,
-                authorizer: any LocationAuthorizer) {
+                authorizer: any LocationAuthorizer, clock: any RunClock = ContinuousClock()) {
         self.base = base
         self.store = store
         self.sources = sources
         self.authorizer = authorizer
+        self.clock = clock
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
@@ -137,7 +140,7 @@ public struct RememberingLocationProvider: LocationProvider {
     /// unknown) and, when `accurateEnough`, meeting the desired accuracy (never for `best`,
     /// which always asks).
     func usableMemory(_ request: LocationRequest, accurateEnough: Bool) async -> Location? {
-        let now = Date()
+        let now = clock.date
         guard let last = store.load(), let source = last.source, sources.contains(source), request.maxAge != nil,
               !accurateEnough || request.desiredAccuracy.isMet(by: last.horizontalAccuracy),
               last.timestamp <= now, FixSelector(request: request).isFresh(last, at: now),
@@ -148,7 +151,7 @@ public struct RememberingLocationProvider: LocationProvider {
     /// `error`, with a sentence on the remembered fix when one from these sources exists but
     /// could not stand in for being too old (or from the future), so that the user learns why.
     func staleMemoryNamed(in error: LocationError, request: LocationRequest) -> LocationError {
-        let now = Date()
+        let now = clock.date
         guard let maxAge = request.maxAge, let last = store.load(), let source = last.source,
               sources.contains(source) else { return error }
         let remembered = "The last location remembered (from \(source.displayName))"

@@ -88,8 +88,13 @@ public struct LocationRequest: Sendable {
     /// The same request with its deadline starting now: the sources start when the
     /// permission prompt (if any) has been answered, and the prompt's time is not theirs.
     public func startingNow() -> LocationRequest {
+        starting(at: .now)
+    }
+
+    /// The same request with its deadline starting at `start` (the run's clock's now).
+    public func starting(at start: ContinuousClock.Instant) -> LocationRequest {
         var request = self
-        request.deadline = .now + timeout
+        request.deadline = start + timeout
         return request
     }
 

@@ -23,9 +23,12 @@ public struct LocationSourceChain: LocationProvider {
     public let skipsAbsentSources: Bool
     /// The config file's path, for the message when no source is present.
     public let configPath: String
+    /// The run's clock: the deadline starts on it when the sources start.
+    public let clock: any RunClock
 
     public init(_ providers: [any LocationSourceProvider], authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
-                skipsAbsentSources: Bool = false, configPath: String = "") {
+                skipsAbsentSources: Bool = false, configPath: String = "", clock: any RunClock = ContinuousClock()) {
+        self.clock = clock
         self.providers = providers
         self.authorizer = authorizer
         self.skipsAbsentSources = skipsAbsentSources
@@ -37,7 +40,7 @@ public struct LocationSourceChain: LocationProvider {
         if candidates.isEmpty { throw LocationError.noSourcePresent(configPath: configPath) }
         if let local = candidates.first(where: { $0.answersAtOnce(request) }),
            await authorizer.authorize([local.source]) == [nil] {
-            return try await local.requestLocation(request.startingNow())
+            return try await local.requestLocation(request.starting(at: clock.now))
         }
         let verdicts = await authorizer.authorize(candidates.map(\.source))
         var permitted: [any LocationSourceProvider] = []
@@ -46,7 +49,7 @@ public struct LocationSourceChain: LocationProvider {
             if let refusal { refusals.append(refusal) } else { permitted.append(provider) }
         }
         if permitted.isEmpty, let refusal = Self.mostUseful(refusals) { throw refusal }
-        let outcomes = await race(permitted, request: request.startingNow())
+        let outcomes = await race(permitted, request: request.starting(at: clock.now))
         return try Self.finalAnswer(outcomes, refusals: refusals.map(\.message))
     }
 

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A one-line progress indicator on stderr while the program waits for a fix or the network:
+/// A one-line progress indicator on stderr (the run's error sink) while the program waits for a fix or the network:
 /// a task redraws "⠋ waiting for a GPS fix…" every 100 ms with `\r`; `stop()` clears the line.
 ///
 /// The front end starts one only when stderr is a terminal and the output is for people
@@ -30,14 +30,20 @@ public final class Spinner: Sendable {
     private static let current = Mutex<Spinner?>(nil)
 
     private let state: Mutex<State>
-    private let output: Int32
+    private let output: @Sendable (String) -> Void
     private let frames: [String]
 
-    /// A spinner showing `message` on file descriptor `output`; nothing is drawn until `start()`.
-    public init(_ message: String, output: Int32 = 2, ascii: Bool = false) {
+    /// A spinner showing `message` through `output` (the run's stderr sink); nothing is drawn
+    /// until `start()`.
+    public init(_ message: String, ascii: Bool = false, output: @escaping @Sendable (String) -> Void) {
         state = Mutex(State(message: message))
         self.output = output
         frames = ascii ? Self.asciiFrames : Self.unicodeFrames
+    }
+
+    /// A spinner showing `message` on file descriptor `descriptor` (a terminal).
+    public convenience init(_ message: String, descriptor: Int32, ascii: Bool = false) {
+        self.init(message, ascii: ascii) { Self.write($0, to: descriptor) }
     }
 
     /// Starts redrawing every 100 ms (the first frame after 100 ms, so quick steps show nothing).
@@ -105,10 +111,16 @@ public final class Spinner: Sendable {
     }
 
     private func write(_ text: String) {
+        output(text)
+    }
+
+    /// Writes all of `text` to `descriptor`, retrying interrupted writes; a failure is dropped
+    /// (a progress line is not worth an error).
+    private static func write(_ text: String, to descriptor: Int32) {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if result < 0 && errno == EINTR { continue }
             guard result > 0 else { return }
             written += result

@@ -1,21 +1,6 @@
 import Foundation
 @testable import HereWeatherCore
 
-/// A wall clock tests move by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var date = Date(timeIntervalSince1970: 1_795_000_000)
-
-    var now: Date {
-        lock.lock(); defer { lock.unlock() }
-        return date
-    }
-
-    func advance(_ seconds: Double) {
-        lock.lock(); date += seconds; lock.unlock()
-    }
-}
-
 /// A provider that answers with the Tampa Open-Meteo recording, or fails as told, and
 /// counts how often it was asked.
 final class ScriptedWeatherProvider: WeatherProvider, @unchecked Sendable {

@@ -36,11 +36,12 @@ struct InProcessCommand: TemporaryHome {
     }
 
     /// Runs the command with `arguments` and extra `environment` values (over HOME, PATH and
-    /// LANG, as `CommandRunner` sets them). A run still going after `killAfter` is left behind
-    /// and reported `killed`, so that a hung run fails its test instead of hanging the suite.
+    /// LANG, as `CommandRunner` sets them), on the live system unless `assembly` gives the
+    /// test's (`RunSystem.test`). A run still going after `killAfter` is left behind and
+    /// reported `killed`, so that a hung run fails its test instead of hanging the suite.
     func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = nil,
              terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
-             standardOutput: CapturedOutput = CapturedOutput()) async throws -> Result {
+             standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .live) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
         let standardError = CapturedOutput()
@@ -48,7 +49,7 @@ struct InProcessCommand: TemporaryHome {
             arguments: arguments, environment: environment,
             standardOutput: standardOutput, standardError: standardError,
             standardOutputIsTerminal: terminal.standardOutput, standardErrorIsTerminal: terminal.standardError,
-            terminalColumns: terminal.columns, prompt: prompt)
+            terminalColumns: terminal.columns, prompt: prompt, assembly: assembly)
         let body: @Sendable () async throws -> Result = {
             let started = ContinuousClock.now
             let threads = RunThreads()

@@ -12,4 +12,7 @@ final class OnceFlag: @unchecked Sendable {
             return !claimed
         }
     }
+
+    /// Whether `claim()` was called.
+    var isClaimed: Bool { lock.withLock { claimed } }
 }

@@ -34,9 +34,13 @@ public struct IPLocationProvider: LocationSourceProvider {
     public let settings: IPSettings
     private let http: any HTTPClient
     private let configPath: String
+    /// The run's clock: each service's share of the deadline, the fix's date.
+    private let clock: any RunClock
 
     /// A provider for `settings`; `configPath` names the file in configuration errors.
-    public init(settings: IPSettings, http: any HTTPClient, configPath: String = "the config file") {
+    public init(settings: IPSettings, http: any HTTPClient, configPath: String = "the config file",
+                clock: any RunClock = ContinuousClock()) {
+        self.clock = clock
         self.settings = settings
         self.http = http
         self.configPath = configPath
@@ -58,13 +62,13 @@ public struct IPLocationProvider: LocationSourceProvider {
         for (position, endpoint) in endpoints.enumerated() {
             try Task.checkCancellation()
             let name = endpoint.service.displayName
-            let remaining = ContinuousClock.now.duration(to: request.deadline)
+            let remaining = clock.now.duration(to: request.deadline)
             guard remaining > .zero else {
                 reasons.append("\(name): not tried, the \(JSONOutput.format(request.timeoutSeconds)) s timeout had passed")
                 continue
             }
             let share = remaining / (endpoints.count - position)
-            switch try await lookUp(endpoint, deadline: ContinuousClock.now + share) {
+            switch try await lookUp(endpoint, deadline: clock.now + share) {
             case .success(let fix):
                 return answer(fix, from: endpoint.service, for: request)
             case .failure(let failure):
@@ -87,7 +91,7 @@ public struct IPLocationProvider: LocationSourceProvider {
 
     /// `fix` as a `Location`, judged against the request's accuracy and age rules.
     func answer(_ fix: IPFix, from service: IPService, for request: LocationRequest) -> Location {
-        let now = Date()
+        let now = clock.date
         let location = Location(coordinate: fix.coordinate, horizontalAccuracy: fix.accuracy, timestamp: now,
                                 source: .ip, name: fix.name, accuracyIsEstimate: !fix.accuracyReported,
                                 service: service.displayName)

@@ -23,6 +23,8 @@ public struct WiFiLocationProvider: LocationSourceProvider {
     private let http: any HTTPClient
     private let memory: WiFiNeighbourhoodMemory?
     private let configPath: String
+    /// The run's clock: fixes and remembered answers are dated on it.
+    private let clock: any RunClock
 
     /// Sent with every request: BeaconDB asks clients to identify themselves.
     public static let userAgent = "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)"
@@ -30,7 +32,9 @@ public struct WiFiLocationProvider: LocationSourceProvider {
     static let maxBodyBytes = 64 << 10
 
     public init(settings: WiFiSettings, scanner: any AccessPointScanner, http: any HTTPClient,
-                memory: WiFiNeighbourhoodMemory? = nil, configPath: String = "the config file") {
+                memory: WiFiNeighbourhoodMemory? = nil, configPath: String = "the config file",
+                clock: any RunClock = ContinuousClock()) {
+        self.clock = clock
         self.settings = settings
         self.scanner = scanner
         self.http = http
@@ -49,7 +53,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         let selection = WiFiSelection(try await scanner.accessPoints(deadline: request.deadline))
         guard selection.isEnough else { throw WiFiError.tooFewAccessPoints(summary: selection.summary) }
         let macAddresses = Set(selection.used.map(\.macAddress))
-        let now = Date()
+        let now = clock.date
         if let remembered = memory?.answer(for: macAddresses, service: settings.baseURL, now: now) {
             let fix = location(remembered.coordinate, accuracy: remembered.accuracy, timestamp: remembered.timestamp,
                                count: remembered.macAddresses.count)
@@ -57,7 +61,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         }
         try Task.checkCancellation()
         let (coordinate, accuracy) = try await ask(selection.used, deadline: request.deadline)
-        let answered = Date()
+        let answered = clock.date
         memory?.save(.init(coordinate: coordinate, accuracy: accuracy, timestamp: answered,
                            macAddresses: macAddresses, service: settings.baseURL))
         return FixSelector.judgedAtOnce(location(coordinate, accuracy: accuracy, timestamp: answered, count: selection.used.count),

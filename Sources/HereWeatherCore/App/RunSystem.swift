@@ -1,0 +1,39 @@
+/// A run's system: everything outside the process that a run talks to, assembled once, in
+/// the style of swift-dependencies' `liveValue`/`testValue`.
+///
+/// The command line builds the live one (`RunSystem.live`, in HereWeatherCLI: one libcurl
+/// session, gpsd through libgps, GeoClue and NetworkManager over D-Bus, `ContinuousClock`);
+/// tests build the same value with fakes. Every provider of a run is made from it
+/// (`ProviderFactory`), so there is one HTTP client per run and no stand-in for a part the
+/// caller forgot.
+public struct RunSystem: Sendable {
+    /// Every web request of the run.
+    public var http: any HTTPClient
+    /// The gpsd source for `[location.gpsd]`.
+    public var gpsd: @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider
+    /// The GeoClue source.
+    public var geoClue: @Sendable () -> any LocationSourceProvider
+    /// The Wi-Fi access points (NetworkManager's).
+    public var wifiScanner: any AccessPointScanner
+    /// Deadlines and dates.
+    public var clock: any RunClock
+
+    public init(http: any HTTPClient,
+                gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider,
+                geoClue: @escaping @Sendable () -> any LocationSourceProvider,
+                wifiScanner: any AccessPointScanner, clock: any RunClock = ContinuousClock()) {
+        self.http = http
+        self.gpsd = gpsd
+        self.geoClue = geoClue
+        self.wifiScanner = wifiScanner
+        self.clock = clock
+    }
+
+    /// The same system with every web request reported through `log` as it is sent, with
+    /// `secrets` redacted (`--verbose`).
+    public func logging(secrets: [String], to log: @escaping @Sendable (String) -> Void) -> RunSystem {
+        var system = self
+        system.http = LoggingHTTPClient(base: http, secrets: secrets, log: log)
+        return system
+    }
+}

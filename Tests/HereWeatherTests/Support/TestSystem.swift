@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+@testable import HereWeatherCLI
+@testable import HereWeatherCore
+import HereWeatherDBus
+import HereWeatherHTTP
+import HereWeatherWiFi
+
+extension RunSystem {
+    /// A run's system for tests (`RunSystem.live`'s counterpart): libcurl for a test's local
+    /// server unless told otherwise, no gpsd, no GeoClue and no NetworkManager on this
+    /// "machine", and a clock of the test's.
+    static func test(http: any HTTPClient = CurlHTTPClient(),
+                     gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider = { _ in AbsentSource(source: .gpsd) },
+                     geoClue: @escaping @Sendable () -> any LocationSourceProvider = { AbsentSource(source: .geoclue) },
+                     wifiScanner: any AccessPointScanner = NoAccessPoints(),
+                     clock: any RunClock = TestClock()) -> RunSystem {
+        RunSystem(http: http, gpsd: gpsd, geoClue: geoClue, wifiScanner: wifiScanner, clock: clock)
+    }
+}
+
+extension SystemAssembly {
+    /// Every run gets `system`, whatever its environment.
+    static func test(_ system: RunSystem) -> SystemAssembly {
+        SystemAssembly { _ in system }
+    }
+
+    /// The live system with NetworkManager and GeoClue on the bus at `address` (a private
+    /// bus), as `DBUS_SYSTEM_BUS_ADDRESS` gives it to the binary: an in-process run's
+    /// environment is not the process's, which sd-bus reads.
+    static func live(bus address: String) -> SystemAssembly {
+        SystemAssembly { environment in
+            var system = try SystemAssembly.live.assemble(environment)
+            system.wifiScanner = NetworkManagerScanner(address: address)
+            system.geoClue = { GeoClueLocationProvider { try DBusConnection.connect(address: address) } }
+            return system
+        }
+    }
+}
+
+/// A location source that is not on this machine (`isPresent` false), failing as the absent
+/// daemon's would.
+struct AbsentSource: LocationSourceProvider {
+    let source: LocationSource
+
+    func isPresent() async -> Bool { false }
+
+    func requestLocation(_ request: LocationRequest) async throws -> Location {
+        switch source {
+        case .geoclue: throw GeoClueError.notRunning
+        default: throw LocationError.gpsdNotRunning(address: "localhost:2947")
+        }
+    }
+}
+
+/// Wi-Fi access points on a machine without NetworkManager.
+struct NoAccessPoints: AccessPointScanner {
+    func isPresent() async -> Bool { false }
+    func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] { throw WiFiError.noNetworkManager }
+}
+
+/// An HTTP client that hands every request to `base` (libcurl) and records each URL.
+final class PassingRecordingHTTPClient: HTTPClient {
+    private let seen = Mutex<[String]>([])
+    let base: any HTTPClient
+
+    init(base: any HTTPClient = CurlHTTPClient()) {
+        self.base = base
+    }
+
+    var urls: [String] { seen.withLock { $0 } }
+
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        seen.withLock { $0.append(request.url) }
+        return try await base.get(request)
+    }
+}
