@@ -64,7 +64,9 @@ import Testing
         #expect(lines.count == 1 && lines.first?.hasPrefix("here-weather: ") == true, "\(limit) (exit \(status)): \(stderr)")
         #expect(!stderr.contains("--force") && !stderr.contains("libcurl4 installed"), "\(limit): \(stderr)")
         if status == 71 {
-            let what = limit.hasPrefix("--nofile") ? "cannot start: too few open files allowed (ulimit -n is " : "cannot start: cannot start a thread"
+            // An address space limit refuses the threads' stacks or the room libcurl needs.
+            let what = limit.hasPrefix("--nofile") ? "cannot start: too few open files allowed (ulimit -n is "
+                : limit.hasPrefix("--as") ? "cannot start: " : "cannot start: cannot start a thread"
             #expect(stderr.hasPrefix("here-weather: " + what), "\(limit): \(stderr)")
         }
         if stderr.contains("thread") || stderr.contains("open files") || stderr.contains("memory") {
