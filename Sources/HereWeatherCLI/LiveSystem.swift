@@ -20,11 +20,12 @@ public struct SystemAssembly: Sendable {
     /// `SSL_CERT_DIR`, `SSL_CERT_FILE`: `CertificateTrust`), gpsd through libgps, GeoClue and
     /// NetworkManager on the system bus, `ContinuousClock`.
     public static let live = SystemAssembly { environment in
-        RunSystem(http: CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment)),
-                  gpsd: { GPSDLocationProvider(host: $0.host, port: $0.port) },
-                  geoClue: { GeoClueLocationProvider() },
-                  wifiScanner: NetworkManagerScanner(),
-                  clock: ContinuousClock())
+        let clock = ContinuousClock()
+        return RunSystem(http: CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment)),
+                         gpsd: { GPSDLocationProvider(host: $0.host, port: $0.port, clock: clock) },
+                         geoClue: { GeoClueLocationProvider() },
+                         wifiScanner: NetworkManagerScanner(),
+                         clock: clock)
     }
 }
 

@@ -19,15 +19,19 @@ import Synchronization
 /// request's deadline: reads wait in slices of at most 100 ms, with poll() (any descriptor
 /// number, unlike libgps's select-based `gps_waiting`). A failed read is "gpsd closed the
 /// connection" only when the socket is really at its end (`hw_gps_peer_closed`). A write to
-/// a closed connection is an error, never SIGPIPE (`BrokenPipeGuard`).
+/// a closed connection is an error, never SIGPIPE (`BrokenPipeGuard`). A fix's arrival is
+/// dated, and the deadline read, on the run's clock.
 public struct GPSDLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .gpsd }
     public let host: String
     public let port: Int
+    /// The run's clock: the deadline's instants and the fixes' arrival dates.
+    public let clock: any RunClock
 
-    public init(host: String = "localhost", port: Int = 2947) {
+    public init(host: String = "localhost", port: Int = 2947, clock: any RunClock = ContinuousClock()) {
         self.host = host
         self.port = port
+        self.clock = clock
     }
 
     /// `host:port`, for messages.
@@ -39,7 +43,7 @@ public struct GPSDLocationProvider: LocationSourceProvider {
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        let session = GPSDSession(host: host, port: port, address: address, request: request)
+        let session = GPSDSession(host: host, port: port, address: address, request: request, clock: clock)
         return try await BlockingCall.run({ BrokenPipeGuard.run { session.run() } }, onCancel: { session.cancel() })
     }
 }
@@ -50,13 +54,15 @@ final class GPSDSession: @unchecked Sendable {
     let port: Int
     let address: String
     let request: LocationRequest
+    let clock: any RunClock
     private let cancelled = Atomic<Bool>(false)
 
-    init(host: String, port: Int, address: String, request: LocationRequest) {
+    init(host: String, port: Int, address: String, request: LocationRequest, clock: any RunClock = ContinuousClock()) {
         self.host = host
         self.port = port
         self.address = address
         self.request = request
+        self.clock = clock
     }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
@@ -69,7 +75,7 @@ final class GPSDSession: @unchecked Sendable {
         var data = gps_data_t()
         let opened = hw_gps_open(host, String(port), &data)
         guard opened == 0 else { return .failure(openError(errno)) }
-        let seconds = request.secondsLeft()
+        let seconds = request.secondsLeft(at: clock.now)
         defer {
             _ = hw_gps_watch(&data, false)
             _ = hw_gps_close(&data)
@@ -83,7 +89,7 @@ final class GPSDSession: @unchecked Sendable {
         // wait on the socket would not see, so read again before waiting (see CGPS/shim.h).
         var mayHoldMore = false
         reading: while !cancelled.load(ordering: .relaxed) {
-            let remaining = ContinuousClock.now.duration(to: request.deadline)
+            let remaining = clock.now.duration(to: request.deadline)
             guard remaining > .zero else { break }
             if !mayHoldMore {
                 let slice = min(remaining, .milliseconds(100))
@@ -97,7 +103,7 @@ final class GPSDSession: @unchecked Sendable {
             }
             mayHoldMore = count > 0
             guard count > 0 else { continue }   // no whole line yet: nothing to judge
-            let arrival = Date()
+            let arrival = clock.date
             let update = hw_gps_update(&data)
             for report in reports(update, &data) {
                 switch rules.receive(report, arrival: arrival) {
@@ -107,7 +113,7 @@ final class GPSDSession: @unchecked Sendable {
                 }
             }
         }
-        switch rules.end(end, at: Date(), seconds: seconds) {
+        switch rules.end(end, at: clock.date, seconds: seconds) {
         case .answer(let location): return .success(location)
         case .fail(let error): return .failure(error)
         case .continue: return .failure(LocationError.noFix(source: "GPS", seconds: seconds, seen: rules.seen))

@@ -113,11 +113,13 @@ import Testing
             var deadline: ContinuousClock.Instant?
         }
         let seen = Instants()
+        let clock = TestClock()
         struct SlowPrompt: LocationAuthorizer {
             let seen: Instants
+            let clock: TestClock
             func authorize(_ sources: [LocationSource]) async -> [PermissionError?] {
-                try? await Task.sleep(for: .seconds(1))   // the user reads the prompt
-                seen.lock.withLock { seen.answered = ContinuousClock.now }
+                clock.advance(by: .seconds(3))   // the user reads the prompt, longer than the timeout
+                seen.lock.withLock { seen.answered = clock.now }
                 return sources.map { _ in nil }
             }
         }
@@ -130,12 +132,12 @@ import Testing
                                 timestamp: Date(), source: .ip)
             }
         }
-        let chain = LocationSourceChain([Recording(seen: seen)], authorizer: SlowPrompt(seen: seen))
-        let answer = try await chain.requestLocation(request(seconds: 2))
+        let chain = LocationSourceChain([Recording(seen: seen)], authorizer: SlowPrompt(seen: seen, clock: clock), clock: clock)
+        let answer = try await chain.requestLocation(request(seconds: 2).starting(at: clock.now))
         #expect(answer.source == .ip)
         let answered = try #require(seen.lock.withLock { seen.answered })
         let deadline = try #require(seen.lock.withLock { seen.deadline })
-        #expect(deadline >= answered + .seconds(2), "the 2 s timeout counts from the end of the prompt")
+        #expect(deadline == answered + .seconds(2), "the 2 s timeout counts from the end of the prompt, exactly")
     }
 
     @Test func aSourceThatFailsFastHandsOverAtOnce() async throws {

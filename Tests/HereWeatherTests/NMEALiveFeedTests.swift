@@ -17,8 +17,8 @@ import Testing
     }
 
     @Test func aLiveFeedsFixIsCurrentOnArrivalWithTheReceiversDateKept() {
-        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max, live: true)
-        playback.clock = { Self.arrival }
+        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max, live: true,
+                                    clock: TestClock(date: Self.arrival))
         guard case .answer(let location) = playback.take(fix(dated: true)) else { Issue.record("no answer"); return }
         #expect(location.timestamp == Self.arrival)
         #expect(location.receiverTime == Self.receiverDate)
@@ -27,8 +27,7 @@ import Testing
     }
 
     @Test func aDateTheFeedDidNotGiveIsNoReceiversDate() {
-        var playback = NMEAPlayback(request: LocationRequest(), speed: .max, live: true)
-        playback.clock = { Self.arrival }
+        var playback = NMEAPlayback(request: LocationRequest(), speed: .max, live: true, clock: TestClock(date: Self.arrival))
         guard case .answer(let location) = playback.take(fix(dated: false)) else { Issue.record("no answer"); return }
         #expect(location.receiverTime == nil)
         #expect(ReceiverClock.note(for: location) == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HereWeatherCore
+import HereWeatherGPSD
 import Testing
 
 /// The freshness rule, through the release binary: a live fix is current when it arrives,
@@ -106,26 +107,37 @@ import Testing
         #expect((location?["receiver_time"] as? String)?.hasPrefix("2035-06-01T12:00:00") == true, "\(result.stdout)")
     }
 
-    /// Issue 14's guard, kept: the 2099 fix is remembered with its arrival, so it is not fresh
-    /// 2 s later with max age 1.
-    @Test func a2099FixIsNotFreshTwoSecondsLaterWithMaxAgeOne() async throws {
+    /// Issue 14's guard, kept: the 2099 fix is remembered with its arrival, so with max age 1
+    /// it stands in exactly 1 s later and not 1 ms after that. In process, on a test clock
+    /// (the real gpsd provider talks to a fake gpsd; its arrival is the clock's date).
+    @Test func a2099FixIsNotFreshJustOverOneSecondLaterWithMaxAgeOne() async throws {
         let peer = try Self.peer(time: "2099-01-01T00:00:00.000Z")
-        let runner = try CommandRunner()
+        defer { peer.stop() }
+        let clock = TestClock()
         let vacated = try ClosedPort()
         defer { withExtendedLifetime(vacated) {} }
+        let system = RunSystem.test(gpsd: { GPSDLocationProvider(host: $0.host, port: $0.port, clock: clock) },
+                                    clock: clock)
+        let runner = try InProcessCommand()
         try runner.writeConfig(gpsdConfig(port: peer.port))
-        let first = try await runner.run(["where", "--json", "--timeout", "20"], setup: .init())
+        let first = try await runner.run(["where", "--json", "--timeout", "20"], killAfter: .seconds(180),
+                                         assembly: .test(system))
         peer.stop()
         #expect(first.status == 0, "\(first.stderr)")
         let memory = runner.home.appendingPathComponent(".local/state/here-weather/last-location.json")
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: memory)) as? [String: Any]
         let timestamp = try #require(saved?["timestamp"] as? Double)
-        #expect(abs(timestamp - Date().timeIntervalSince1970) < 120, "remembered with its arrival, not 2099")
+        #expect(timestamp == clock.date.timeIntervalSince1970, "remembered with its arrival on the run's clock, not 2099")
         #expect((saved?["receiver_time"] as? Double ?? 0) > 4_000_000_000, "the receiver's date is remembered beside")
-        // gpsd gone (nothing on its port now); 2 s later, max age 1: the memory is stale.
+        // gpsd gone (nothing on its port now). Exactly 1 s later, max age 1: still fresh.
         try runner.writeConfig(gpsdConfig(port: vacated.port))
-        try await Task.sleep(for: .seconds(2))
-        let later = try await runner.run(["where", "--json", "--timeout", "20", "--max-age", "1"], setup: .init())
+        let arguments = ["where", "--json", "--timeout", "20", "--max-age", "1"]
+        clock.advance(1)
+        let atOne = try await runner.run(arguments, killAfter: .seconds(180), assembly: .test(system))
+        #expect(atOne.status == 0, "\(atOne.stdout)\(atOne.stderr)")
+        // 1 ms more: stale.
+        clock.advance(0.001)
+        let later = try await runner.run(arguments, killAfter: .seconds(180), assembly: .test(system))
         #expect(later.status == 75, "\(later.stdout)\(later.stderr)")
         #expect(later.stderr.contains("older than the max age of 1 s"), "\(later.stderr)")
     }

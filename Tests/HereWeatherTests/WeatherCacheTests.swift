@@ -29,6 +29,12 @@ import HereWeatherHTTP
         WeatherQuery(coordinate: coordinate ?? tampa, units: units, deadline: clock.now + .seconds(seconds))
     }
 
+    /// A query for a real transfer: its deadline on the real clock (the test clock's instants
+    /// stand still, and a loaded machine would find them passed).
+    func liveQuery() -> WeatherQuery {
+        WeatherQuery(coordinate: tampa, units: .metric, deadline: .now + .seconds(30))
+    }
+
     static let refused = WeatherError.unreachable(service: "Open-Meteo", .connectionRefused("127.0.0.1"))
 
     // MARK: TTL
@@ -79,9 +85,9 @@ import HereWeatherHTTP
                                                                          headers: [("Cache-Control", "public, max-age=900")])])
         let openMeteo = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
         let caching = CachingWeatherProvider(base: openMeteo, cache: cache, ttl: 0, staleLimit: 0, coordinateDecimals: 2)
-        #expect(try await caching.report(for: query()).freshness.cached == false)
+        #expect(try await caching.report(for: liveQuery()).freshness.cached == false)
         clock.advance(899)
-        #expect(try await caching.report(for: query()).freshness.cached, "max-age=900 outlasts ttl = 0")
+        #expect(try await caching.report(for: liveQuery()).freshness.cached, "max-age=900 outlasts ttl = 0")
         #expect(server.requests.count == 1)
         #expect(try cache.load(key).serviceMaxAge == 900)
     }
@@ -346,8 +352,8 @@ import HereWeatherHTTP
         ])
         let owm = OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: "k", http: CurlHTTPClient())
         let caching = CachingWeatherProvider(base: owm, cache: cache, ttl: 600, staleLimit: 0, coordinateDecimals: 2)
-        let fetched = try await caching.report(for: query())
-        let cached = try await caching.report(for: query())
+        let fetched = try await caching.report(for: liveQuery())
+        let cached = try await caching.report(for: liveQuery())
         #expect(server.requests.count == 2, "weather and forecast, once")
         #expect(cached.freshness.cached)
         #expect(cached.placeName == fetched.placeName && cached.placeName != nil)

@@ -16,9 +16,10 @@ import HereWeatherWiFi
     }
 
     static func provider(_ service: NetworkManagerService, _ server: FixtureServer, key: String? = nil,
-                         memory: WiFiNeighbourhoodMemory? = nil) -> WiFiLocationProvider {
+                         memory: WiFiNeighbourhoodMemory? = nil, clock: any RunClock = ContinuousClock()) -> WiFiLocationProvider {
         WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate", key: key),
-                             scanner: NetworkManagerScanner(address: service.address), http: CurlHTTPClient(), memory: memory)
+                             scanner: NetworkManagerScanner(address: service.address), http: CurlHTTPClient(), memory: memory,
+                             clock: clock)
     }
 
     static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300)) -> LocationRequest {
@@ -205,7 +206,11 @@ import HereWeatherWiFi
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("wifi-memory-\(UUID().uuidString)/wifi.json")
         defer { try? FileManager.default.removeItem(at: state.deletingLastPathComponent()) }
         let memory = WiFiNeighbourhoodMemory(path: state.path)
-        let provider = Self.provider(service, server, memory: memory)
+        // The answers are dated on a test clock (the scan and the POST keep real deadlines),
+        // on a whole second: a fractional date read back from the state file can differ in its
+        // last bits (seconds since 1970 and back), which would blur "exactly max age".
+        let clock = TestClock(date: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let provider = Self.provider(service, server, memory: memory, clock: clock)
         let first = try await provider.requestLocation(Self.request())
         let second = try await provider.requestLocation(Self.request())
         #expect(server.receivedRequests.count == 1, "the second answer came from memory")
@@ -213,8 +218,11 @@ import HereWeatherWiFi
         #expect(second.horizontalAccuracy == first.horizontalAccuracy)
         let mode = try FileManager.default.attributesOfItem(atPath: state.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        // Older than max age: asked again.
-        try await Task.sleep(for: .milliseconds(1100))
+        // At max age exactly: still fresh. A moment older: asked again.
+        clock.advance(by: .seconds(1))
+        _ = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
+        #expect(server.receivedRequests.count == 1, "1 s old with a max age of 1 s")
+        clock.advance(by: .milliseconds(1))
         _ = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
         #expect(server.receivedRequests.count == 2)
     }

@@ -28,7 +28,7 @@ public enum ProviderFactory {
         case .coordinate(let place):
             return FixedLocationProvider(place: place, origin: .commandLine, configPath: configPath)
         case .replay(let path, let speed):
-            return NMEAReplayLocationProvider(path: path, speed: speed)
+            return NMEAReplayLocationProvider(path: path, speed: speed, clock: system.clock)
         case .city(let query):
             let geocoder = Self.geocoder(geocodingProvider ?? config.weather.provider, config: config,
                                          environment: environment, http: system.http)
@@ -64,7 +64,7 @@ public enum ProviderFactory {
                                         http: system.http, memory: wifiMemory, configPath: configPath, clock: system.clock)
         case .nmea:
             guard let path = config.location.nmea.path else { return MissingNMEAPathProvider(configPath: configPath) }
-            return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed)
+            return NMEAReplayLocationProvider(path: path, speed: config.location.nmea.speed, clock: system.clock)
         case .ip:
             return IPLocationProvider(settings: config.location.ip, http: system.http, configPath: configPath,
                                       clock: system.clock)

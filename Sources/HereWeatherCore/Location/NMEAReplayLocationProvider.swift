@@ -19,31 +19,36 @@ import Glibc
 /// A FIFO, a pipe (`--replay <(gpspipe -r)`) or a character device is read as a live feed:
 /// it is opened without waiting for a writer and read as data arrives, until its writer
 /// closes it or the deadline. Its fixes are live: current when they arrive (`NMEAPlayback`).
+/// Arrivals, the deadline and the waits at a finite speed are on the run's clock.
 public struct NMEAReplayLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .nmea }
     public let path: String
     public let speed: ReplaySpeed
+    /// The run's clock.
+    public let clock: any RunClock
 
-    public init(path: String, speed: ReplaySpeed = .max) {
+    public init(path: String, speed: ReplaySpeed = .max, clock: any RunClock = ContinuousClock()) {
         self.path = path
         self.speed = speed
+        self.clock = clock
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        let (path, speed) = (self.path, self.speed)
+        let (path, speed, clock) = (self.path, self.speed, self.clock)
         let cancellation = NMEACancellation()
         return try await BlockingCall.run({
-            Result { try Self.replay(path: path, speed: speed, request: request, cancellation: cancellation) }
+            Result { try Self.replay(path: path, speed: speed, request: request, cancellation: cancellation, clock: clock) }
         }, onCancel: { cancellation.cancel() })
     }
 
     static func replay(path: String, speed: ReplaySpeed, request: LocationRequest,
-                       cancellation: NMEACancellation = NMEACancellation()) throws -> Location {
+                       cancellation: NMEACancellation = NMEACancellation(),
+                       clock: any RunClock = ContinuousClock()) throws -> Location {
         let (descriptor, live) = try open(path)
         defer { close(descriptor) }
-        let limit = NMEAReadLimit(deadline: request.deadline, cancellation: cancellation)
-        var stream = NMEAStream(fileDescriptor: descriptor, today: Date(), limit: limit)
-        var playback = NMEAPlayback(request: request, speed: speed, live: live, cancellation: cancellation)
+        let limit = NMEAReadLimit(deadline: request.deadline, cancellation: cancellation, clock: clock)
+        var stream = NMEAStream(fileDescriptor: descriptor, today: clock.date, limit: limit)
+        var playback = NMEAPlayback(request: request, speed: speed, live: live, cancellation: cancellation, clock: clock)
         var reachedDeadline = false
         while let fix = stream.nextFix() {
             switch playback.take(fix) {

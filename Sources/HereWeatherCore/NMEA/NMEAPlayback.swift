@@ -14,7 +14,8 @@ import Glibc
 /// have live, and the answer carries that clock (`Location.logClock`). A live feed (a
 /// device or FIFO, `live`) is a receiver like gpsd's: each fix is current when it arrives on
 /// this machine's clock, and the receiver's date is kept as `receiverTime`. At a finite
-/// speed the playback also keeps the recorded pace and the wall-clock deadline.
+/// speed the playback also keeps the recorded pace and the request's deadline. Arrival dates,
+/// the deadline and the waits between epochs are on the run's clock (`RunClock`).
 struct NMEAPlayback {
     /// What to do after an epoch.
     enum Step: Equatable {
@@ -28,8 +29,8 @@ struct NMEAPlayback {
     let speed: ReplaySpeed
     /// Whether the input is a live feed (device, FIFO, pipe) rather than a log file.
     let live: Bool
-    /// This machine's clock, for a live feed's arrival times; replaced in tests.
-    var clock: () -> Date = { Date() }
+    /// The run's clock: a live feed's arrival dates, the deadline, the waits between epochs.
+    let clock: any RunClock
     private(set) var firstTime: Date?
     private(set) var previousTime: Date?
     /// The replay clock: the time of the latest epoch read.
@@ -40,18 +41,21 @@ struct NMEAPlayback {
     /// Waits between epochs at a finite speed, returning early on a cancellation; replaced in tests.
     var sleep: (Duration) -> Void
 
-    init(request: LocationRequest, speed: ReplaySpeed, live: Bool = false, cancellation: NMEACancellation? = nil) {
+    init(request: LocationRequest, speed: ReplaySpeed, live: Bool = false, cancellation: NMEACancellation? = nil,
+         clock: any RunClock = ContinuousClock()) {
         selector = FixSelector(request: request)
         self.speed = speed
         self.live = live
-        sleep = { duration in Self.sleep(for: duration, unless: cancellation) }
+        self.clock = clock
+        sleep = { duration in Self.sleep(for: duration, on: clock, unless: cancellation) }
     }
 
-    /// Sleeps for `duration` in slices, so that a cancellation ends the wait within one.
-    static func sleep(for duration: Duration, unless cancellation: NMEACancellation?) {
-        let end = ContinuousClock.now + duration
+    /// Sleeps until `duration` has passed on `clock`, in slices of real time, so that a
+    /// cancellation (or a test clock's advance) is seen within one.
+    static func sleep(for duration: Duration, on clock: any RunClock = ContinuousClock(), unless cancellation: NMEACancellation?) {
+        let end = clock.now + duration
         while cancellation?.isCancelled != true {
-            let left = min(ContinuousClock.now.duration(to: end), NMEAReadLimit.waitSlice)
+            let left = min(clock.now.duration(to: end), NMEAReadLimit.waitSlice)
             guard left > .zero else { return }
             let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
             var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
@@ -73,17 +77,17 @@ struct NMEAPlayback {
             if let previous = previousTime {
                 // Keep the recorded pace; a jump in the log's clock waits at most 5 recorded seconds.
                 let gap = min(max(0, fix.time.timeIntervalSince(previous)), 5) / factor
-                let remaining = ContinuousClock.now.duration(to: selector.request.deadline)
+                let remaining = clock.now.duration(to: selector.request.deadline)
                 if remaining <= .zero { return .deadline }
                 sleep(min(.milliseconds(Int64(gap * 1000)), remaining))
             }
-            if ContinuousClock.now >= selector.request.deadline { return .deadline }
+            if clock.now >= selector.request.deadline { return .deadline }
         }
         previousTime = fix.time
         guard var location = Self.location(from: fix) else { return .next }
         if live {
             // Current on arrival; the receiver's date (when it sent one, not assumed) is information.
-            let arrival = clock()
+            let arrival = clock.date
             location.timestamp = arrival
             return selector.consider(location, now: arrival).map(Step.answer) ?? .next
         }
@@ -92,7 +96,7 @@ struct NMEAPlayback {
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.
     func answerAtEnd() -> Location? {
-        if live { return selector.answerAtDeadline(now: clock()) }
+        if live { return selector.answerAtDeadline(now: clock.date) }
         return now.flatMap { selector.answerAtDeadline(now: $0) }.map(onLogClock)
     }
 

@@ -31,19 +31,23 @@ public struct NMEAReadLimit: Sendable {
 
     public var deadline: ContinuousClock.Instant?
     public var cancellation: NMEACancellation?
+    /// The clock `deadline` is on (the run's).
+    public var clock: any RunClock
 
     /// No limit: read to the end of the input.
     public static let unlimited = NMEAReadLimit()
 
-    public init(deadline: ContinuousClock.Instant? = nil, cancellation: NMEACancellation? = nil) {
+    public init(deadline: ContinuousClock.Instant? = nil, cancellation: NMEACancellation? = nil,
+                clock: any RunClock = ContinuousClock()) {
         self.deadline = deadline
         self.cancellation = cancellation
+        self.clock = clock
     }
 
     /// Why reading must stop now, or `nil` to go on.
     func reason() -> Reason? {
         if cancellation?.isCancelled == true { return .cancelled }
-        if let deadline, ContinuousClock.now >= deadline { return .deadline }
+        if let deadline, clock.now >= deadline { return .deadline }
         return nil
     }
 
@@ -54,7 +58,7 @@ public struct NMEAReadLimit: Sendable {
         while true {
             if let reason = reason() { return reason }
             var slice = Self.waitSlice
-            if let deadline { slice = min(slice, ContinuousClock.now.duration(to: deadline)) }
+            if let deadline { slice = min(slice, clock.now.duration(to: deadline)) }
             let milliseconds = max(1, Int32(slice.wholeMilliseconds))
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, milliseconds)

@@ -10,6 +10,10 @@ import Synchronization
 /// `ContinuousClock` instants (one type from the command line to libcurl), which this clock
 /// keeps, and it costs the test target no package (swift-clocks brings
 /// swift-concurrency-extras and xctest-dynamic-overlay).
+///
+/// Its instants start at the real clock's now and stay there: hand its deadlines only to
+/// parts that wait on this clock (stand-ins, the chain, the cache), never to a real transfer
+/// or socket, which would find them passed once the test has run a while.
 final class TestClock: RunClock {
     typealias Instant = ContinuousClock.Instant
 

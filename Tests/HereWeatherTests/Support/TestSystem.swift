@@ -9,12 +9,13 @@ import HereWeatherWiFi
 extension RunSystem {
     /// A run's system for tests (`RunSystem.live`'s counterpart): libcurl for a test's local
     /// server unless told otherwise, no gpsd, no GeoClue and no NetworkManager on this
-    /// "machine", and a clock of the test's.
+    /// "machine", and the real clock unless the test passes its `TestClock` (only with parts
+    /// that wait on that clock: a real transfer or socket runs on real time).
     static func test(http: any HTTPClient = CurlHTTPClient(),
                      gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider = { _ in AbsentSource(source: .gpsd) },
                      geoClue: @escaping @Sendable () -> any LocationSourceProvider = { AbsentSource(source: .geoclue) },
                      wifiScanner: any AccessPointScanner = NoAccessPoints(),
-                     clock: any RunClock = TestClock()) -> RunSystem {
+                     clock: any RunClock = ContinuousClock()) -> RunSystem {
         RunSystem(http: http, gpsd: gpsd, geoClue: geoClue, wifiScanner: wifiScanner, clock: clock)
     }
 }
