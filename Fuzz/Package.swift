@@ -16,6 +16,7 @@ let targets = [
     "FuzzOpenMeteo", "FuzzOpenWeatherMap", "FuzzOneCall", "FuzzMetNorway", "FuzzMetNorwayNowcast", "FuzzPirateWeather",
     "FuzzNWS", "FuzzNWSAlerts",
     "FuzzIPLookup", "FuzzGeocoding",
+    "FuzzGeolocate", "FuzzCacheEntry", "FuzzRememberedLocation", "FuzzDecisions",
 ]
 
 /// Targets that also fuzz the D-Bus decoders (NetworkManager, GeoClue).

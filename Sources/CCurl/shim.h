@@ -3,6 +3,8 @@
 
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -13,16 +15,32 @@
  * Swift calls only the hw_curl_* functions below; each finds its libcurl function by name.
  */
 
+/* dlerror()'s words for the first dlopen of libcurl that failed ("" when none did): "cannot
+ * open shared object file: No such file or directory" when it is not installed, "Too many
+ * open files" or "Cannot allocate memory" when it is but could not be loaded. */
+static inline char *hw_curl_dlopen_error(void) {
+    static char text[256];
+    return text;
+}
+
 static inline void *hw_curl_library(void) {
     static void *library;
     void *loaded = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
     if (loaded == NULL) {
         loaded = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+        if (loaded == NULL && hw_curl_dlopen_error()[0] == 0) {
+            const char *text = dlerror();
+            if (text != NULL) snprintf(hw_curl_dlopen_error(), 256, "%s", text);
+        }
         if (loaded == NULL) loaded = dlopen("libcurl.so", RTLD_LAZY | RTLD_LOCAL);
         if (loaded != NULL) __atomic_store_n(&library, loaded, __ATOMIC_RELEASE);
     }
     return loaded;
 }
+
+/* Whether libcurl is loaded; and why it could not be (hw_curl_dlopen_error). */
+static inline bool hw_curl_is_loaded(void) { return hw_curl_library() != NULL; }
+static inline const char *hw_curl_load_error(void) { return hw_curl_dlopen_error(); }
 
 static inline void *hw_curl_symbol(const char *name) {
     void *library = hw_curl_library();

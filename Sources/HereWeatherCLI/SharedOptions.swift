@@ -55,6 +55,8 @@ struct ConfigFileMissing: UserFacingError {
                 + "`here-weather config init --config \(CommandLineCheck.quoted(path))`."
         case EISDIR:
             advice = "Name the config file, not its folder."
+        case _ where ResourceShortage.isShortage(code):
+            return "cannot read the config file \(path) (--config): \(ResourceShortage.reason(code)). " + ResourceShortage.advice
         default:
             advice = "Make it readable, or name another file."
         }

@@ -96,6 +96,18 @@ final class CurlTransfer: @unchecked Sendable {
         headerList = nil
     }
 
+    /// The hosts reached without a proxy: the user's `no_proxy` (or `NO_PROXY`, as libcurl
+    /// reads them), and always the loopback addresses, so that a loopback service's requests,
+    /// keys included, never leave the machine through `ALL_PROXY` or `http_proxy`. Setting the
+    /// option replaces libcurl's reading of the variables, hence the user's list first.
+    static let noProxy: String = {
+        let loopback = "localhost,127.0.0.0/8,::1"
+        let user = [getenv("no_proxy"), getenv("NO_PROXY")].lazy.compactMap { $0.map { String(cString: $0) } }
+            .first { !$0.isEmpty }
+        guard let user else { return loopback }
+        return user.filter { $0 != " " } == "*" ? "*" : user + "," + loopback
+    }()
+
     /// Sets the transfer's options on `handle`; false when libcurl refuses the URL.
     private func configure(_ handle: UnsafeMutableRawPointer, milliseconds: Int) -> Bool {
         headerList = hw_curl_slist_append(headerList, "Accept: application/json")
@@ -109,11 +121,16 @@ final class CurlTransfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else { return false }
         hw_curl_restrict_to_http(handle, isSecure)
-        if let bundle = trust.bundle { _ = hw_curl_setopt_string(handle, CURLOPT_CAINFO, bundle) }
-        // No CA directory unless one is named: Debian's libcurl sets /etc/ssl/certs, which
-        // holds what the bundle holds, and with it set libcurl loads the bundle for every
-        // connection instead of keeping it (the CA cache needs no CA directory).
+        // A bundle alone (no CA directory) is loaded once per run: libcurl keeps it in the
+        // multi handle's CA cache, which needs no directory. A hashed system directory instead
+        // of the bundle (`CertificateTrust`): OpenSSL reads only the certificates a chain needs.
+        if let bundle = trust.bundle {
+            _ = hw_curl_setopt_string(handle, CURLOPT_CAINFO, bundle)
+        } else if !trust.systemBundle {
+            _ = hw_curl_setopt_string(handle, CURLOPT_CAINFO, nil)
+        }
         _ = hw_curl_setopt_string(handle, CURLOPT_CAPATH, trust.directory)
+        _ = hw_curl_setopt_string(handle, CURLOPT_NOPROXY, CurlTransfer.noProxy)
         _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         // A transfer ended while its name lookup still runs must not wait for getaddrinfo on
         // the one loop thread (libcurl would join the resolver thread, stalling every other
@@ -173,6 +190,8 @@ final class CurlTransfer: @unchecked Sendable {
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
             return .tlsFailure(host)
         case CURLE_TOO_MANY_REDIRECTS: return .transferFailed("too many redirects")
+        // libcurl refuses a header over 100 KB with this code; real exhaustion gives it too.
+        case CURLE_OUT_OF_MEMORY: return .transferFailed("the response's headers were larger than libcurl accepts (100 KB), or memory ran out")
         default: return .transferFailed(String(cString: hw_curl_easy_strerror(code)))
         }
     }

@@ -24,23 +24,57 @@ final class CurlSession: @unchecked Sendable {
 
     /// Transfers handed over by `start`, not yet added to the multi handle.
     private let submitted = Mutex<[CurlTransfer]>([])
-    /// Created on the first transfer; `nil` when libcurl is missing.
+    /// Created on the first transfer; `nil` when libcurl is missing or could not start.
     private let multi: UnsafeMutableRawPointer?
+    /// Why `multi` is `nil`.
+    private let startFailure: HTTPError
+    /// Whether the loop thread runs. It enforces every deadline, so no transfer is handed over
+    /// without it; a thread refused (at the process limit) is tried again by the next transfer.
+    private let loopRunning = Mutex(false)
     /// Owned by the loop thread alone.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private init() {
-        _ = hw_curl_global_init()
+        let initialised = hw_curl_global_init()
         multi = hw_curl_multi_init()
-        guard multi != nil else { return }
-        _ = BlockingCall.startThread { [unowned self] in self.loop() }
+        startFailure = CurlSession.whyNoLibcurl(initialised: initialised)
+    }
+
+    /// Why libcurl gave no multi handle: not installed, or (out of descriptors or memory)
+    /// installed but unable to load or start.
+    private static func whyNoLibcurl(initialised: CURLcode) -> HTTPError {
+        if !hw_curl_is_loaded() {
+            let words = String(cString: hw_curl_load_error())
+            if let code = [EMFILE, ENFILE, ENOMEM].first(where: { words.contains(String(cString: strerror($0))) }) {
+                return .noResources("cannot load libcurl: " + ResourceShortage.reason(code))
+            }
+            if words.contains("failed to map segment") {  // the address space limit (ulimit -v)
+                return .noResources("cannot load libcurl: " + ResourceShortage.reason(ENOMEM))
+            }
+            if !words.isEmpty, !words.contains(String(cString: strerror(ENOENT))) {
+                return .transferFailed("libcurl could not be loaded: " + ServiceText.oneLine(words))
+            }
+        } else {
+            return .noResources("libcurl could not start: "
+                + (initialised == CURLE_OUT_OF_MEMORY ? "out of memory" : "too many open files, or out of memory"))
+        }
+        return .transferFailed("libcurl could not start (is libcurl4 installed?)")
+    }
+
+    /// Starts the loop thread unless it runs; the error when the system refuses a thread.
+    private func startLoop() throws(HTTPError) {
+        try loopRunning.withLock { (running: inout Bool) throws(HTTPError) in
+            guard !running else { return }
+            let code = BlockingCall.startThreadOrError { [unowned self] in self.loop() }
+            guard code == 0 else { throw .noResources(ResourceShortage.thread(code)) }
+            running = true
+        }
     }
 
     /// Runs `transfer` to its end; cancelling the task ends it with `HTTPError.cancelled`.
     func perform(_ transfer: CurlTransfer) async throws -> HTTPResponse {
-        guard multi != nil else {
-            throw HTTPError.transferFailed("libcurl could not start (is libcurl4 installed?)")
-        }
+        guard multi != nil else { throw startFailure }
+        try startLoop()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation

@@ -19,9 +19,58 @@ import Testing
         #expect(named(["SSL_CERT_DIR": "/d", "SSL_CERT_FILE": "/f"]) == ["SSL_CERT_DIR=/d", "SSL_CERT_FILE=/f"])
         #expect(named(["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "/f"]) == ["SSL_CERT_FILE=/f"], "empty is unset")
         #expect(named(["HOME": "/root"]).isEmpty)
-        #expect(try CertificateTrust.fromEnvironment([:]) == CertificateTrust())
+        #expect(try CertificateTrust.fromEnvironment([:], hashedSystemDirectory: nil) == CertificateTrust())
         #expect(try CertificateTrust.fromEnvironment(["SSL_CERT_DIR": Self.directory, "SSL_CERT_FILE": Self.certificate])
                 == CertificateTrust(bundle: Self.certificate, directory: Self.directory))
+    }
+
+    /// Issue 22 item 1: with no variable set and a hashed system directory (Debian's
+    /// /etc/ssl/certs), the system's CAs are that directory and the bundle is not loaded;
+    /// SSL_CERT_DIR alone goes in front of it. A bundle named keeps its meaning.
+    @Test func aHashedSystemDirectoryStandsInForTheBundle() throws {
+        let system = "/etc/ssl/certs"
+        #expect(try CertificateTrust.fromEnvironment([:], hashedSystemDirectory: system)
+                == CertificateTrust(directory: system, systemBundle: false))
+        #expect(try CertificateTrust.fromEnvironment(["SSL_CERT_DIR": Self.directory], hashedSystemDirectory: system)
+                == CertificateTrust(directory: Self.directory + ":" + system, systemBundle: false))
+        #expect(try CertificateTrust.fromEnvironment(["SSL_CERT_FILE": Self.certificate], hashedSystemDirectory: system)
+                == CertificateTrust(bundle: Self.certificate))
+        #expect(try CertificateTrust.fromEnvironment(["CURL_CA_BUNDLE": Self.certificate, "SSL_CERT_DIR": Self.directory],
+                                                     hashedSystemDirectory: system) == CertificateTrust(bundle: Self.certificate))
+        #expect(CertificateTrust.hashedDirectory(Self.directory) == Self.directory)
+        #expect(CertificateTrust.hashedDirectory(Fixtures.url("tls").path) == nil, "no hash names there")
+        #expect(CertificateTrust.hashedDirectory("/nonexistent") == nil)
+        #expect(CertificateTrust.isHashName(Array("002c0b4f.0".utf8)) && CertificateTrust.isHashName(Array("002c0b4f.12".utf8)))
+        #expect(!CertificateTrust.isHashName(Array("002c0b4f.pem".utf8)) && !CertificateTrust.isHashName(Array("ca-certificates.crt".utf8)))
+    }
+
+    /// Issue 25 item 5: a FIFO named by SSL_CERT_FILE blocked the transfer thread in open()
+    /// past every deadline, and a 2 GB file took seconds to parse: both are refused before
+    /// any request, by the checks on what was opened (fstat), naming the variable.
+    @Test func aFIFOOrAHugeFileIsRefusedBeforeAnyWork() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("ca.pem").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: CertificateTrustError(variable: "SSL_CERT_FILE", path: fifo, problem: "is not a regular file")) {
+            try CertificateTrust.fromEnvironment(["SSL_CERT_FILE": fifo])
+        }
+        let link = folder.appendingPathComponent("link.pem").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fifo)
+        #expect(throws: CertificateTrustError(variable: "CURL_CA_BUNDLE", path: link, problem: "is not a regular file")) {
+            try CertificateTrust.fromEnvironment(["CURL_CA_BUNDLE": link])
+        }
+        let huge = folder.appendingPathComponent("huge.pem").path
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, 2 << 30) == 0, "a sparse 2 GiB file")
+        #expect(throws: CertificateTrustError(variable: "SSL_CERT_FILE", path: huge,
+                                              problem: "is larger than 4 MiB (a CA bundle is a few hundred KB)")) {
+            try CertificateTrust.fromEnvironment(["SSL_CERT_FILE": huge])
+        }
+        #expect(throws: CertificateTrustError(variable: "SSL_CERT_FILE", path: "/dev/zero", problem: "is not a regular file")) {
+            try CertificateTrust.fromEnvironment(["SSL_CERT_FILE": "/dev/zero"])
+        }
     }
 
     @Test(arguments: [
@@ -72,12 +121,21 @@ import Testing
         #expect(result.stdout.contains("\"temperature\""))
     }
 
-    @Test func aMissingBundleIsOneLineNamingTheVariable() async throws {
+    /// A missing bundle, and a FIFO (which blocked libcurl's open() past every deadline:
+    /// issue 25 item 5), are one line naming the variable, before any request.
+    @Test(arguments: [("/nonexistent/ca.pem", "does not exist"), ("fifo", "is not a regular file")])
+    func anUnusableBundleIsOneLineNamingTheVariable(path: String, problem: String) async throws {
         let (server, runner) = try await openMeteo()
         defer { server.stop() }
-        let result = try await runner.run(["--no-cache"], environment: ["SSL_CERT_FILE": "/nonexistent/ca.pem"])
+        var bundle = path
+        if path == "fifo" {
+            bundle = runner.home.appendingPathComponent("ca.pem").path
+            #expect(mkfifo(bundle, 0o644) == 0)
+        }
+        let result = try await runner.run(["--no-cache"], environment: ["SSL_CERT_FILE": bundle], killAfter: .seconds(30))
+        #expect(!result.killed, "it hung")
         #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr == "here-weather: SSL_CERT_FILE names \"/nonexistent/ca.pem\", which does not exist: point it at a readable PEM file of CA certificates, or unset it to trust the system's certificate authorities.\n")
+        #expect(result.stderr == "here-weather: SSL_CERT_FILE names \"\(bundle)\", which \(problem): point it at a readable PEM file of CA certificates, or unset it to trust the system's certificate authorities.\n")
         #expect(try await server.stats().requests == 0, "nothing was asked")
     }
 

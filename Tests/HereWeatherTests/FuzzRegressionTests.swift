@@ -232,3 +232,49 @@ import HereWeatherHTTP
         #expect(again == expected)
     }
 }
+
+/// FuzzNMEA broke its own invariant (issue 25 item 11): a GGA whose HDOP is `1000…0.20`
+/// (about 1e200) gave a fix of infinite accuracy, printed "inf m". DOPs over 99.99 (the most
+/// a receiver sends) and error estimates beyond the Earth's size are malformed where parsed.
+@Suite struct NMEAAbsurdPrecisionTests {
+    static let hugeHDOP = "1" + String(repeating: "0", count: 200) + ".20"
+
+    func fixes(_ lines: [String]) -> [NMEAFix] {
+        var stream = NMEAStream(reader: NMEALineReader(bytes: Array((lines.joined(separator: "\n") + "\n").utf8)),
+                                date: NMEADate(year: 2026, month: 11, day: 22))
+        var result: [NMEAFix] = []
+        while let fix = stream.nextFix() { result.append(fix) }
+        return result
+    }
+
+    /// A GGA with `hdop`, then an RMC ending its epoch, then the next epoch's GGA.
+    func log(hdop: String, gst: String? = nil) -> [String] {
+        ["$GPGGA,123519,4807.038,N,01131.000,E,1,08,\(hdop),545.4,M,46.9,M,,"]
+            + (gst.map { ["$GPGST,123519,\($0),1.0,0.5,45.0,\($0),\($0),2.0"] } ?? [])
+            + ["$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,221126,003.1,W",
+               "$GPGGA,123520,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+               "$GPRMC,123520,A,4807.038,N,01131.000,E,022.4,084.4,221126,003.1,W"]
+    }
+
+    @Test(arguments: [hugeHDOP, "100.0", "1e5", "-1.0", "99.991"])
+    func anAbsurdHDOPGivesNoAccuracy(hdop: String) {
+        let fixes = fixes(log(hdop: hdop))
+        #expect(!fixes.isEmpty)
+        for fix in fixes {
+            #expect(fix.horizontalAccuracy.map { $0.isFinite && $0 >= 0 && $0 <= 500 } ?? true, "\(fix)")
+            #expect(fix.hdop.map { $0 <= NMEAFix.maximumDOP } ?? true, "\(fix)")
+        }
+    }
+
+    @Test func aGSTSigmaBeyondTheEarthGivesNoAccuracy() {
+        for fix in fixes(log(hdop: "0.9", gst: "1" + String(repeating: "0", count: 200))) {
+            #expect(fix.horizontalAccuracy.map(\.isFinite) ?? true, "\(fix)")
+        }
+    }
+
+    @Test func aReceiversLargestHDOPIsStillTaken() {
+        let first = fixes(log(hdop: "99.99")).first
+        #expect(first?.hdop == 99.99)
+        #expect(first?.horizontalAccuracy == 99.99 * NMEAFix.metresPerHDOP)
+    }
+}

@@ -57,15 +57,21 @@ import Testing
         #expect(narrow.stdout != asked.stdout, "COLUMNS overrides the terminal's width")
     }
 
-    /// On a terminal the text report is coloured unless NO_COLOR is set; piped, it never is.
+    /// On a terminal the text report is coloured unless NO_COLOR is set or TERM is unset
+    /// (issue 25 item 12: a cron job or a service has none) or "dumb"; piped, it never is.
     @Test func colourFollowsTheContextsTerminal() async throws {
         let runner = try InProcessCommand()
-        let piped = try await runner.run(Self.report)
+        let terminal = InProcessCommand.TerminalFacts(standardOutput: true, columns: 80)
+        let piped = try await runner.run(Self.report, environment: ["TERM": "xterm"])
         #expect(!piped.stdout.contains("\u{1B}["), "\(piped.stdout)")
-        let onTerminal = try await runner.run(Self.report, terminal: .init(standardOutput: true, columns: 80))
+        let onTerminal = try await runner.run(Self.report, environment: ["TERM": "xterm"], terminal: terminal)
         #expect(onTerminal.stdout.contains("\u{1B}["), "\(onTerminal.stdout)")
-        let noColor = try await runner.run(Self.report, environment: ["NO_COLOR": "1"], terminal: .init(standardOutput: true, columns: 80))
+        let noColor = try await runner.run(Self.report, environment: ["NO_COLOR": "1", "TERM": "xterm"], terminal: terminal)
         #expect(!noColor.stdout.contains("\u{1B}["), "\(noColor.stdout)")
+        for term in [nil, "", "dumb"] {
+            let run = try await runner.run(Self.report, environment: term.map { ["TERM": $0] } ?? [:], terminal: terminal)
+            #expect(run.status == 0 && !run.stdout.contains("\u{1B}["), "TERM=\(term ?? "unset"): \(run.stdout)")
+        }
     }
 
     /// The permission question goes to the context's prompt: answered "y", the source is used

@@ -224,10 +224,11 @@ struct NMEAParserTests {
             if decimals > 0 {
                 text += "." + (0..<decimals).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
             }
-            let line = "$GPGST,120000.00,\(text),-\(text),0,0,0,0,0"
+            // The sign on the orientation: error estimates are never negative (issue 25 item 11).
+            let line = "$GPGST,120000.00,\(text),0,0,-\(text),0,0,0"
             guard case .gst(let gst) = parse(line) else { Issue.record("not decoded: \(line)"); continue }
             #expect(gst.rms == Double(text), "\(text)")
-            #expect(gst.semiMajor == -(Double(text) ?? 0), "\(text)")
+            #expect(gst.orientation == -(Double(text) ?? 0), "\(text)")
         }
     }
 }

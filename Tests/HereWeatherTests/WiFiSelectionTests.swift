@@ -30,6 +30,26 @@ import Testing
         #expect(selection.isEnough)
     }
 
+    /// Issue 25 item 9: signs passed `UInt8(_:radix:)` and were sent as written; a NUL, a
+    /// space or a zero-width space after `_nomap` hid the opt-out.
+    @Test(arguments: ["+4:94:5f:76:4b:73", "-0:+0:+0:+0:+0:+1", "f4:94:5f:76:4b:7", "f4:94:5f:76:4b:733", "0x:94:5f:76:4b:73",
+                      "f4:94:5f:76:4b:73:", " f4:94:5f:76:4b:73", "f4:94:5f:76:4b:7\u{0663}", "f4-94-5f-76-4b-73"])
+    func aMACIsExactlySixTwoDigitHexOctets(mac: String) {
+        #expect(point(mac, "Cafe").normalisedMAC == nil)
+        let selection = WiFiSelection([point(mac, "Cafe"), point("74:42:24:6d:96:0f", "Cafe 5G")])
+        #expect(selection.used.map(\.macAddress) == ["74:42:24:6d:96:0f"])
+        #expect(selection.unusable == 1)
+        #expect(!WiFiGeolocateExchange.body(selection.used).contains(mac))
+    }
+
+    @Test(arguments: ["Home_nomap\0", "Home_nomap ", "Café_nomap\u{200B}", "Home_NoMaP\0\0\t", "x_nomap\u{FEFF}\u{00A0}\n"])
+    func aPaddedNomapIsOptedOut(ssid: String) {
+        let selection = WiFiSelection([point("f4:94:5f:76:4b:73", ssid), point("74:42:24:6d:96:0f", "Cafe 5G"),
+                                       point("74:42:24:6d:96:10", "Cafe_nomap_guest")])
+        #expect(selection.optedOut == 1, "\(ssid.unicodeScalars.map(\.value))")
+        #expect(selection.used.map(\.macAddress) == ["74:42:24:6d:96:0f", "74:42:24:6d:96:10"])
+    }
+
     @Test func keepsTheTwentyStrongestOnceEach() {
         var points = (0..<40).map { index in
             point(String(format: "00:1b:2c:00:00:%02x", index), "Office \(index)", strength: index * 2)

@@ -69,7 +69,7 @@ public struct WeatherCacheEntry: Sendable {
     static let format = "here-weather weather cache"
 
     /// The file's bytes: one line of JSON metadata, then the recording as received.
-    func fileBytes() -> [UInt8] {
+    public func fileBytes() -> [UInt8] {
         let header = JSONOutput.object([
             ("format", .string(Self.format)),
             ("version", .number(1)),
@@ -87,7 +87,8 @@ public struct WeatherCacheEntry: Sendable {
     }
 
     /// Reads a cache file's bytes, checking it is a cache file, for `key`, and complete.
-    static func parse(_ data: Data, expecting key: WeatherCacheKey) throws(WeatherCacheError) -> WeatherCacheEntry {
+    /// Public for the fuzz target (FuzzCacheEntry).
+    public static func parse(_ data: Data, expecting key: WeatherCacheKey) throws(WeatherCacheError) -> WeatherCacheEntry {
         guard let newline = data.firstIndex(of: 0x0A),
               let header = try? JSONValue.parse(Data(data[data.startIndex..<newline])) else {
             throw .corrupt(reason: "the first line is not JSON metadata")

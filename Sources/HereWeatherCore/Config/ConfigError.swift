@@ -41,8 +41,14 @@ public enum ConfigError: UserFacingError, Equatable {
             return "A config file is a few KB: pass --config FILE, or rewrite it with \(rewrite(path))."
         case TextFile.notUTF8:
             return "Save it as UTF-8 text, or rewrite it with \(rewrite(path))."
-        default:
+        case TextFile.notRegular:
             return "Replace it with a regular file (\(rewrite(path))), or pass --config FILE."
+        case _ where ResourceShortage.isShortageReason(reason):
+            return ResourceShortage.advice
+        default:
+            // An error of the disk or the system (EIO, ...): the file may be fine, and
+            // rewriting it would erase its keys.
+            return "Check the file and the disk it is on, then try again, or pass --config FILE."
         }
     }
 }

@@ -67,6 +67,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     case bodyTooLarge(limit: Int)
     case cancelled
     case transferFailed(String)
+    /// The system refused what the transfer needs (a thread, descriptors, memory):
+    /// `ResourceShortage`'s words ("cannot start a thread: ...").
+    case noResources(String)
 
     /// A short description for an error line ("could not resolve host api.open-meteo.com").
     public var summary: String {
@@ -82,7 +85,14 @@ public enum HTTPError: Error, Sendable, Equatable {
         case .bodyTooLarge(let limit): return "the response was larger than \(limit / 1024) KiB"
         case .cancelled: return "the request was cancelled"
         case .transferFailed(let detail): return "the transfer failed (\(detail))"
+        case .noResources(let detail): return detail
         }
+    }
+
+    /// What to do instead of checking the network, when the network is not what failed.
+    public var advice: String? {
+        if case .noResources = self { return ResourceShortage.advice }
+        return nil
     }
 }
 

@@ -31,8 +31,15 @@ public struct LastLocationStore: Sendable {
     static let maximumFileBytes = 64 << 10
 
     public func load() -> Location? {
-        guard let bytes = try? TextFile.bytes(path, limit: Self.maximumFileBytes),
-              let json = try? JSONValue.parse(Data(bytes)),
+        (try? TextFile.bytes(path, limit: Self.maximumFileBytes)).flatMap { $0.flatMap(Self.decode) }
+    }
+
+    /// The location a file's bytes hold, or `nil` when they hold none this program would have
+    /// written: a position on the globe, a known source, and an accuracy (when there is one)
+    /// above 0 and at most half the Earth's circumference (a service's `1e308` must not
+    /// come back from memory).
+    public static func decode(_ bytes: [UInt8]) -> Location? {
+        guard let json = try? JSONValue.parse(Data(bytes)),
               json["version"]?.int == 1,
               let latitude = json["latitude"]?.double, let longitude = json["longitude"]?.double,
               let seconds = json["timestamp"]?.double,
@@ -40,6 +47,9 @@ public struct LastLocationStore: Sendable {
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         guard coordinate.isValid else { return nil }
         guard let timestamp = LocalTime.date(secondsSince1970: seconds) else { return nil }
+        if let accuracy = json["accuracy_m"], accuracy != .null {
+            guard case .number(let metres) = accuracy, metres > 0, metres <= maximumAccuracy else { return nil }
+        }
         var location = Location(coordinate: coordinate, horizontalAccuracy: json["accuracy_m"]?.double,
                                 timestamp: timestamp, source: source,
                                 altitude: json["altitude_m"]?.double, name: json["name"]?.string,
@@ -50,8 +60,16 @@ public struct LastLocationStore: Sendable {
         return location
     }
 
+    /// The largest accuracy radius remembered, in metres: half the Earth's circumference.
+    public static let maximumAccuracy = 20_000_000.0
+
     /// Remembers `location`; failures (read-only disk) are ignored: memory is an optimisation.
     public func save(_ location: Location) {
+        try? AtomicFile.write(Self.encode(location), to: path, overwrite: true)
+    }
+
+    /// The file's text for `location`.
+    public static func encode(_ location: Location) -> String {
         let json = JSONOutput.object([
             ("version", .number(1)),
             ("latitude", .number(location.coordinate.latitude)),
@@ -68,7 +86,7 @@ public struct LastLocationStore: Sendable {
             ("service", .string(location.service)),
             ("access_points", .number(location.accessPoints.map(Double.init))),
         ])
-        try? AtomicFile.write(json.serialized() + "\n", to: path, overwrite: true)
+        return json.serialized() + "\n"
     }
 }
 

@@ -6,7 +6,7 @@ enum NMEAFieldDecoder {
         guard f.count == 14 else { return .malformed }
         return .sentence(.gga(.init(
             talker: talker, time: try f.time(0), coordinate: try f.coordinate(1),
-            quality: try f.int(5), satellitesUsed: try f.int(6), hdop: try f.double(7), altitude: try f.double(8))))
+            quality: try f.int(5), satellitesUsed: try f.int(6), hdop: try f.dop(7), altitude: try f.double(8))))
     }
 
     static func rmc(_ f: Fields, _ talker: NMEATalker) throws(NMEAFieldError) -> NMEAParser.Outcome {
@@ -35,7 +35,7 @@ enum NMEAFieldDecoder {
         }
         return .sentence(.gns(.init(
             talker: talker, time: try f.time(0), coordinate: try f.coordinate(1), modes: modes,
-            satellitesUsed: try f.int(6), hdop: try f.double(7), altitude: try f.double(8))))
+            satellitesUsed: try f.int(6), hdop: try f.dop(7), altitude: try f.double(8))))
     }
 
     static func gsa(_ f: Fields, _ talker: NMEATalker) throws(NMEAFieldError) -> NMEAParser.Outcome {
@@ -45,16 +45,16 @@ enum NMEAFieldDecoder {
             if let prn = try f.int(index) { prns.append(prn) }
         }
         return .sentence(.gsa(.init(
-            talker: talker, mode: try f.int(1), usedPRNs: prns, pdop: try f.double(14), hdop: try f.double(15),
-            vdop: try f.double(16), systemID: f.count > 17 ? try f.int(17) : nil)))
+            talker: talker, mode: try f.int(1), usedPRNs: prns, pdop: try f.dop(14), hdop: try f.dop(15),
+            vdop: try f.dop(16), systemID: f.count > 17 ? try f.int(17) : nil)))
     }
 
     static func gst(_ f: Fields, _ talker: NMEATalker) throws(NMEAFieldError) -> NMEAParser.Outcome {
         guard f.count == 8 else { return .malformed }
         return .sentence(.gst(.init(
-            talker: talker, time: try f.time(0), rms: try f.double(1), semiMajor: try f.double(2),
-            semiMinor: try f.double(3), orientation: try f.double(4), latitudeSigma: try f.double(5),
-            longitudeSigma: try f.double(6), altitudeSigma: try f.double(7))))
+            talker: talker, time: try f.time(0), rms: try f.metres(1), semiMajor: try f.metres(2),
+            semiMinor: try f.metres(3), orientation: try f.double(4), latitudeSigma: try f.metres(5),
+            longitudeSigma: try f.metres(6), altitudeSigma: try f.metres(7))))
     }
 
     static func gsv(_ f: Fields, _ talker: NMEATalker) throws(NMEAFieldError) -> NMEAParser.Outcome {
@@ -114,6 +114,22 @@ extension Fields {
         }
         let value = try unsignedDecimal(position, end)
         return negative ? -value : value
+    }
+
+    /// A dilution of precision: receivers send at most 99.99 (issue 25 item 11: an HDOP of
+    /// about 1e200 made a fix of infinite accuracy). More, or a sign, is malformed.
+    func dop(_ index: Int) throws(NMEAFieldError) -> Double? {
+        guard let value = try double(index) else { return nil }
+        guard value >= 0, value <= NMEAFix.maximumDOP else { throw NMEAFieldError() }
+        return value
+    }
+
+    /// An error estimate in metres (GST): at most the Earth's diameter, which also keeps
+    /// their squares finite. More, or a sign, is malformed.
+    func metres(_ index: Int) throws(NMEAFieldError) -> Double? {
+        guard let value = try double(index) else { return nil }
+        guard value >= 0, value <= NMEAFix.maximumErrorMetres else { throw NMEAFieldError() }
+        return value
     }
 
     /// Digits with at most one `.`, rounded as `Double(String)` rounds them for up to 15

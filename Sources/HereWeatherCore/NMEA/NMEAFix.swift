@@ -54,4 +54,8 @@ public struct NMEAFix: Sendable, Equatable {
     /// Metres of horizontal error per unit of HDOP, for the estimate when only HDOP is
     /// known (a typical user-equivalent range error of a consumer receiver).
     public static let metresPerHDOP = 5.0
+    /// The largest dilution of precision a receiver sends (NMEA's field holds 99.99).
+    public static let maximumDOP = 99.99
+    /// The largest error estimate taken, in metres: the Earth's diameter.
+    public static let maximumErrorMetres = 12_756_000.0
 }

@@ -59,6 +59,7 @@ public struct FailureLine: Sendable, Equatable {
         case .configuration: return "config error"
         case .noInput: return "no input"
         case .usage: return "usage error"
+        case .system: return "system limit"
         case .cannotCreate: return "write error"
         case .ioError: return "output error"
         case .checkFailed: return "check failed"

@@ -22,7 +22,8 @@ public struct TerminalStyle: Sendable {
     public static func forOutput(isTerminal: Bool, environment: [String: String],
                                  width: Int = TerminalWidth.standard) -> TerminalStyle {
         let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        let dumb = environment["TERM"] == "dumb"
+        // No TERM says nothing about colour (a cron job, a service): none, as with "dumb".
+        let dumb = environment["TERM"].map { $0.isEmpty || $0 == "dumb" } ?? true
         return TerminalStyle(colour: isTerminal && !noColour && !dumb, glyphs: isTerminal && !noColour, chart: isTerminal,
                              width: width)
     }

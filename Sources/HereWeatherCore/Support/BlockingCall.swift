@@ -34,6 +34,12 @@ public enum BlockingCall {
     /// Runs `body` on a new detached thread; false (and `body` not run) when no thread could be
     /// started.
     public static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        startThreadOrError(body) == 0
+    }
+
+    /// Runs `body` on a new detached thread; 0, or `pthread_create`'s error (`EAGAIN` at the
+    /// process or memory limit) with `body` not run.
+    public static func startThreadOrError(_ body: @escaping @Sendable () -> Void) -> Int32 {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(Job(body)).toOpaque()
         let started = pthread_create(&thread, nil, { context in
@@ -43,10 +49,10 @@ public enum BlockingCall {
         }, context)
         guard started == 0 else {
             Unmanaged<Job>.fromOpaque(context).release()
-            return false
+            return started
         }
         pthread_detach(thread)
-        return true
+        return 0
     }
 
     private final class Job: @unchecked Sendable {

@@ -15,6 +15,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case noInput = 66
     /// The weather service could not be reached or did not answer usefully.
     case serviceUnavailable = 69
+    /// The system refused what a run needs to start: threads or descriptors (`StartupLimits`).
+    case system = 71
     /// A file could not be written (e.g. `config init` without `--force`).
     case cannotCreate = 73
     /// The output could not be written (a full disk, `> /dev/full`, a closed stdout).
@@ -34,6 +36,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: return "usage"
         case .serviceUnavailable: return "service_unavailable"
         case .noInput: return "no_input"
+        case .system: return "system"
         case .cannotCreate: return "cannot_create"
         case .ioError: return "io_error"
         case .noLocation: return "no_location"
@@ -51,6 +54,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: return "bad command line: unknown option or command, bad or conflicting values"
         case .noInput: return "an input file cannot be read (--replay, --weather-replay, --config)"
         case .serviceUnavailable: return "weather or geocoding service unreachable or failing, no cached report"
+        case .system: return "the system refused threads or descriptors (ulimit -u, -n, -v)"
         case .cannotCreate: return "a file was not written (config init without --force, a full disk)"
         case .ioError: return "the output could not be written (a full disk, a closed stdout)"
         case .noLocation: return "no location: no fix by the deadline, or no place found for --city"

@@ -15,6 +15,8 @@ public enum FileAdvice {
             return "A symbolic link stands where the program makes its own file (it is never followed): remove \(path) and try again."
         case ENOSPC, EDQUOT, EFBIG:
             return "The disk, your quota or the file size limit is full: free some space and try again."
+        case _ where ResourceShortage.isShortage(code):
+            return ResourceShortage.advice
         case EROFS:
             return "The file system is read-only: make it writable, or use \(folder) elsewhere."
         default:

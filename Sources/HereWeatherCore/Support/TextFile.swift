@@ -46,7 +46,7 @@ enum TextFile {
             switch code {
             case ENOENT, ENOTDIR: return nil
             case EACCES, EPERM: throw Unreadable(reason: permissionDenied)
-            default: throw Unreadable(reason: String(cString: strerror(code)))
+            default: throw Unreadable(reason: ResourceShortage.reason(code))
             }
         }
         defer { close(descriptor) }

@@ -156,7 +156,8 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     public var message: String {
         switch self {
         case .unreachable(let service, let error):
-            return "Cannot reach \(service): \(error.summary). Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
+            let advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
+            return "Cannot reach \(service): \(error.summary). \(advice)"
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
             let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check the settings under [\(Self.table(service))] in the config."

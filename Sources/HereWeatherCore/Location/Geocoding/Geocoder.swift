@@ -48,7 +48,7 @@ public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
             let found = others.isEmpty ? " found\(within)" : "\(within) (found only: " + others.joined(separator: "; ") + ")"
             return "\(place)\(found); check the spelling or add a country code, e.g. \"Melbourne, AU\"."
         case .unreachable(let service, let error):
-            return "Cannot reach \(service): \(error.summary). Check the network connection, or pass --lat and --lon instead of --city."
+            return "Cannot reach \(service): \(error.summary). " + (error.advice ?? "Check the network connection, or pass --lat and --lon instead of --city.")
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
             let advice = status >= 500 ? "The service is having trouble; try again in a few minutes, or pass --lat and --lon." : "Check the city name and \(Self.urlKey(service)) in the config."

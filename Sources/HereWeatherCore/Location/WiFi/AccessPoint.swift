@@ -26,11 +26,17 @@ public struct AccessPoint: Sendable, Equatable {
     }
 
     /// The MAC address in lower case with colons ("f4:94:5f:76:4b:73"), or `nil` when it
-    /// is not six hexadecimal octets.
+    /// is not exactly six octets of two hexadecimal digits each (`UInt8(_:radix:)` alone
+    /// would let "+4" and "-0" through, and they would be sent as written).
     public var normalisedMAC: String? {
         let octets = macAddress.split(separator: ":", omittingEmptySubsequences: false)
-        guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else { return nil }
+        guard octets.count == 6, octets.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy(Self.isHexDigit) }) else { return nil }
         return octets.joined(separator: ":").lowercased()
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
 
     /// The first octet of the MAC address, when it has one.

@@ -44,6 +44,10 @@ enum WiFiGeolocateExchange {
         return target.isEmpty ? "another address" : target
     }
 
+    /// The largest accuracy radius taken, in metres: half the Earth's circumference. More
+    /// (1e308 was accepted and remembered) says nothing about where the access points are.
+    static let maximumAccuracy = 20_000_000.0
+
     /// The position and radius (metres) in a response, or the error to report, classified by
     /// the rule every web service shares (`ServiceAnswer`).
     static func read(_ response: HTTPResponse, service: String, secrets: [String]) -> Result<(Coordinate, Double), WiFiError> {
@@ -62,7 +66,8 @@ enum WiFiGeolocateExchange {
             }
             guard let latitude = body["location"]?["lat"]?.double, let longitude = body["location"]?["lng"]?.double,
                   case let coordinate = Coordinate(latitude: latitude, longitude: longitude), coordinate.isValid,
-                  let accuracy = body["accuracy"]?.double, accuracy.isFinite, accuracy > 0 else {
+                  case .number(let accuracy)? = body["accuracy"], accuracy.isFinite, accuracy > 0,
+                  accuracy <= maximumAccuracy else {
                 return .failure(.serviceFailed(service: service, reason: "the answer holds no usable position and accuracy"))
             }
             return .success((coordinate, accuracy))

@@ -58,9 +58,22 @@ public struct WiFiSelection: Sendable, Equatable {
         beyondLimit = strongestFirst.count - used.count
     }
 
-    /// Whether the owner opted the network out of mapping: an SSID ending in `_nomap`.
+    /// Whether the owner opted the network out of mapping: an SSID ending in `_nomap` in any
+    /// letter case, once trailing NULs and other controls, whitespace and format characters
+    /// (a zero-width space) are taken off: "Home_nomap\0", "Home_NOMAP " and
+    /// "Café_nomap\u{200B}" are all opted out.
     static func isOptedOut(_ ssid: [UInt8]) -> Bool {
-        String(decoding: ssid, as: UTF8.self).lowercased().hasSuffix("_nomap")
+        var scalars = Array(String(decoding: ssid, as: UTF8.self).unicodeScalars)
+        while let last = scalars.last, isPadding(last) { scalars.removeLast() }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return String(text).lowercased().hasSuffix("_nomap")
+    }
+
+    /// What may trail a name unseen: controls (NUL), whitespace, format characters.
+    private static func isPadding(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isWhitespace || properties.generalCategory == .control || properties.generalCategory == .format
     }
 
     /// Whether enough access points are left to ask a service.

@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+import Testing
+@testable import HereWeatherCore
+
+/// The release binary under process, memory and descriptor limits (issue 25 items 2 and 6):
+/// a line and an exit status, never a hang or a death by signal, and never advice that risks
+/// data. Before: `--nproc` 2 to 4 left the libcurl loop thread unstarted and the run waited
+/// until it was killed (Dispatch waits for a thread forever); `--as` 70 MB died with
+/// SIGSEGV; `--nofile` 6 advised `config init --force` (which erases the config's keys), 7
+/// asked whether libcurl4 was installed, and 4 and 5 trapped in Dispatch. `StartupLimits`
+/// now ends such runs at once with one line and exit 71.
+@Suite struct ResourceLimitTests {
+    /// `prlimit` arguments for each case, and the exit status expected (`nil`: a report, or
+    /// the start-up line when the limit leaves too little).
+    static let cases: [(String, Int32?)] = [
+        ("--nproc=1", 71), ("--nproc=2", 71), ("--nproc=3", 71), ("--nproc=4", 71), ("--nproc=5", 71), ("--nproc=6", 71),
+        ("--nproc=12", 0), ("--as=60000000", nil), ("--as=70000000", nil), ("--as=80000000", nil), ("--as=120000000", nil),
+        ("--as=400000000", 0), ("--nofile=4", 71), ("--nofile=6", 71), ("--nofile=7", 71), ("--nofile=15", 71), ("--nofile=16", 0),
+    ]
+
+    /// Each case runs as a user id of its own that no other process has: `--nproc` counts
+    /// every thread of the real user, and the cases run side by side.
+    @Test(arguments: cases.indices)
+    func aLimitGivesALineAndAStatusNeverAHangOrACrash(index: Int) async throws {
+        let (limit, expected) = Self.cases[index]
+        let userID = UInt32(47_000 + index)
+        let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
+        defer { server.stop() }
+        let runner = try CommandRunner()
+        defer { try? FileManager.default.removeItem(at: runner.home) }
+        try runner.writeConfig("""
+            version = 1
+            [location]
+            sources = ["fixed"]
+            [location.fixed]
+            latitude = 27.95
+            longitude = -82.46
+            [weather]
+            timeout = 3
+            [weather.open-meteo]
+            base_url = "\(server.baseURL)"
+            """)
+        try Self.give(runner.home.path, to: userID)
+        let id = String(userID)
+        let command = ["/usr/bin/setpriv", "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "--",
+                       "/usr/bin/prlimit", limit, "--", CommandRunner.executable.path, "--no-cache"]
+        let run = try await ChildProcess.finished(command, environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin",
+                                                                         "LANG": "C.UTF-8"], limit: .seconds(30))
+        let stderr = run.stderrText
+        #expect(!run.killed, "\(limit): still running after 30 s with a 3 s timeout: it hung")
+        guard case .exited(let status) = run.termination else {
+            Issue.record("\(limit): ended by signal \(run.termination.code), stderr: \(stderr)")
+            return
+        }
+        if let expected {
+            #expect(status == expected, "\(limit): \(stderr)")
+        }
+        if status == 0 {
+            #expect(run.stdoutText.contains("°C"), "\(limit): \(run.stdoutText)")
+            return
+        }
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasPrefix("here-weather: ") == true, "\(limit) (exit \(status)): \(stderr)")
+        #expect(!stderr.contains("--force") && !stderr.contains("libcurl4 installed"), "\(limit): \(stderr)")
+        if status == 71 {
+            // An address space limit refuses the threads' stacks or the room libcurl needs.
+            let what = limit.hasPrefix("--nofile") ? "cannot start: too few open files allowed (ulimit -n is "
+                : limit.hasPrefix("--as") ? "cannot start: " : "cannot start: cannot start a thread"
+            #expect(stderr.hasPrefix("here-weather: " + what), "\(limit): \(stderr)")
+        }
+        if stderr.contains("thread") || stderr.contains("open files") || stderr.contains("memory") {
+            #expect(stderr.hasSuffix(ResourceShortage.advice + "\n"), "\(limit): \(stderr)")
+        }
+    }
+
+    @Test func theStartUpCheckPassesWithoutLimitsAndTriesTheThreads() {
+        #expect(StartupLimits.problem() == nil, "the test process has no small limits")
+        #expect(StartupLimits.tryThreads(StartupLimits.threadsNeeded) == 0)
+    }
+
+    /// Advice never risks data: an errno that is not "not found" or "not a regular file" gets
+    /// its own words and no advice to overwrite the file (`config init --force` erases its
+    /// keys); running out of descriptors, files or memory has its own short advice.
+    @Test func adviceNeverRisksTheConfig() {
+        let path = "/home/u/.config/here-weather/config.toml"
+        for code in [EIO, EROFS, ELOOP, ENXIO, EOVERFLOW] {
+            let message = ConfigError.unreadable(path: path, reason: String(cString: strerror(code))).message
+            #expect(!message.contains("--force") && !message.contains("init"), "\(message)")
+            #expect(message.contains(String(cString: strerror(code))), "\(message)")
+        }
+        for code in [EMFILE, ENFILE, ENOMEM, EAGAIN] {
+            let message = ConfigError.unreadable(path: path, reason: ResourceShortage.reason(code)).message
+            #expect(message == "Cannot read the config file \(path): \(ResourceShortage.reason(code)). \(ResourceShortage.advice)")
+            #expect(FileAdvice.forWriting(path, code: code, folder: "/home/u/.cache") == ResourceShortage.advice)
+        }
+        #expect(ResourceShortage.reason(EMFILE) == "too many open files (the process's descriptor limit, ulimit -n)")
+        #expect(ResourceShortage.thread(EAGAIN).hasPrefix("cannot start a thread: a resource limit was reached"))
+        // What may be replaced still says how.
+        #expect(ConfigError.unreadable(path: path, reason: TextFile.notRegular).message.contains("config init --force"))
+        #expect(HTTPError.noResources(ResourceShortage.thread(EAGAIN)).advice == ResourceShortage.advice)
+        #expect(WeatherError.unreachable(service: "Open-Meteo", .noResources(ResourceShortage.thread(EAGAIN))).message
+                == "Cannot reach Open-Meteo: \(ResourceShortage.thread(EAGAIN)). \(ResourceShortage.advice)")
+    }
+
+    /// HOME and everything under it to `id`.
+    static func give(_ path: String, to id: UInt32) throws {
+        guard lchown(path, id, id) == 0 else { throw POSIXError(.EPERM) }
+        let walker = FileManager.default.enumerator(atPath: path)
+        while let relative = walker?.nextObject() as? String {
+            lchown(path + "/" + relative, id, id)
+        }
+    }
+}
