@@ -20,10 +20,22 @@ extension TemporaryHome {
 
     /// Writes `text` as the user's config file, readable by its owner only (as `config init`
     /// writes it: a file with a key that others can read draws a warning).
+    ///
+    /// A config that says nothing of the NWS alerts gets `[alerts] nws = false`: most tests
+    /// report Tampa, a US point, and would otherwise ask api.weather.gov for its alerts, which
+    /// a test must never do (on a machine with internet, real alerts would reach the output).
+    /// Tests of the alerts configure `[alerts]` or `[weather.nws] base_url` themselves.
     func writeConfig(_ text: String) throws {
         let url = URL(fileURLWithPath: configPath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try Self.withoutRealAlerts(text).write(to: url, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+
+    /// `text` with `[alerts] nws = false` added when it names neither `[alerts]` nor
+    /// `[weather.nws]` (see `writeConfig`); an empty file stays empty.
+    static func withoutRealAlerts(_ text: String) -> String {
+        if text.isEmpty || text.contains("[alerts]") || text.contains("[weather.nws]") { return text }
+        return text + (text.hasSuffix("\n") ? "" : "\n") + "[alerts]\nnws = false\n"
     }
 }
