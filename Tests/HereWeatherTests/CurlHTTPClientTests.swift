@@ -48,6 +48,18 @@ import Testing
         }
     }
 
+    /// libcurl refuses a response header over 100 KB with "Out of memory"; the error says
+    /// what really happened (issue 25 item 12).
+    @Test func aHugeResponseHeaderIsSaidAsSuch() async throws {
+        let huge = FixtureServer.Response.fixture("weather/open-meteo/tampa-metric.json",
+                                                  headers: [("X-Padding", String(repeating: "a", count: 1 << 20))])
+        let server = try FixtureServer(routes: ["/huge": huge])
+        defer { server.stop() }
+        await #expect(throws: HTTPError.transferFailed("the response's headers were larger than libcurl accepts (100 KB), or memory ran out")) {
+            try await client.get(request(server.baseURL + "/huge"))
+        }
+    }
+
     @Test func connectionRefusedIsReportedAsSuch() async throws {
         let server = try FixtureServer(routes: [:])
         let port = server.port
