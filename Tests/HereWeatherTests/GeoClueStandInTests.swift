@@ -52,19 +52,20 @@ import Testing
     }
 
     /// A GeoClue whose Stop never answers: the request still ends (its fix of 25 km given at
-    /// the 5 s deadline, as the best there was), Stop was sent, and its wait is bounded by
-    /// `stopBound` (0.1 s; it was 0.5 s).
+    /// the deadline, as the best there was), Stop was sent, and its wait is bounded by
+    /// `stopBound` (0.1 s; it was 0.5 s). The deadline is 15 s: in a full, loaded run the
+    /// Python stand-in once took over 5 s to give its fix.
     @Test func aStopThatNeverAnswersIsBounded() async throws {
         let service = try await GeoClueService.started(fixture: "stop-hangs.json")
         defer { service.stop() }
         #expect(GeoClueLocationProvider.stopBound <= .milliseconds(100))
-        let request = LocationRequest(timeout: .seconds(5))
+        let request = LocationRequest(timeout: .seconds(15))
         let started = ContinuousClock.now
         let fix = try await Self.provider(service).requestLocation(request)
         let past = ContinuousClock.now - request.deadline
         #expect(fix.horizontalAccuracy == 25_000)
         #expect(service.calls.last == "Stop")
-        #expect(ContinuousClock.now - started < .seconds(20), "ended, not hung")
+        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
         print("GeoClue with a Stop that never answers ended \(past) past its deadline")
     }
 }
