@@ -27,13 +27,8 @@ import HereWeatherCore
         let base = baseURL.replacing("LOCAL", with: weather.baseURL).replacing("PORT", with: String(weather.port))
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["fixed"]
-            [location.fixed]
-            latitude = 27.95
-            longitude = -82.46
+        try runner.writeConfig(ProviderSetup.fixedLocation + """
+
             [weather]
             timeout = 5
             [weather.open-meteo]

@@ -29,13 +29,8 @@ import Testing
         defer { server.stop() }
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        try runner.writeConfig("""
-            version = 1
-            [location]
-            sources = ["fixed"]
-            [location.fixed]
-            latitude = 27.95
-            longitude = -82.46
+        try runner.writeConfig(ProviderSetup.fixedLocation + """
+
             [weather]
             timeout = 3
             [weather.open-meteo]
