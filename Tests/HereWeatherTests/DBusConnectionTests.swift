@@ -117,13 +117,10 @@ import Testing
         await #expect(throws: DBusError.cancelled) { try await waiting.value }
     }
 
-    @Test func manyCallsShareOneConnection() async throws {
-        let bus = try await PrivateBus.started()
-        defer { bus.stop() }
-        let connection = try DBusConnection.connect(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(20)
-        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<16 {
+    /// The lengths of the bus IDs that `calls` concurrent `GetId` calls on `connection` answer.
+    static func busIDLengths(calls: Int, on connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<calls {
                 group.addTask {
                     let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                           interface: "org.freedesktop.DBus", member: "GetId", deadline: deadline)
@@ -134,6 +131,14 @@ import Testing
             while let length = try await group.next() { lengths.append(length) }
             return lengths
         }
+    }
+
+    @Test func manyCallsShareOneConnection() async throws {
+        let bus = try await PrivateBus.started()
+        defer { bus.stop() }
+        let connection = try DBusConnection.connect(address: bus.address)
+        let deadline = ContinuousClock.now + .seconds(20)
+        let answers = try await Self.busIDLengths(calls: 16, on: connection, deadline: deadline)
         #expect(answers == Array(repeating: 32, count: 16))
     }
 
@@ -149,18 +154,7 @@ import Testing
                                       interface: "org.freedesktop.DBus", member: "GetId", deadline: .now + .seconds(10))
         let started = ContinuousClock.now
         let deadline = started + .seconds(30)
-        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<31 {
-                group.addTask {
-                    let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                          interface: "org.freedesktop.DBus", member: "GetId", deadline: deadline)
-                    return reply.first?.string?.count ?? 0
-                }
-            }
-            var lengths: [Int] = []
-            while let length = try await group.next() { lengths.append(length) }
-            return lengths
-        }
+        let answers = try await Self.busIDLengths(calls: 31, on: connection, deadline: deadline)
         let elapsed = ContinuousClock.now - started
         #expect(answers == Array(repeating: 32, count: 31))
         #expect(connection.stalledWakeUps.load(ordering: .relaxed) == 0, "a waiter slept through its reply")
