@@ -42,8 +42,8 @@ build:
 ## Every test that runs the command runs the release binary that `make build` makes: the
 ## one users get (Swift's optimiser has broken code that a debug build ran fine).
 ## scripts/test-watchdog ends a run still going after TEST_TIME_LIMIT seconds, naming the tests
-## that had not finished (docs/development.md: "Shared test process").
-TEST_TIME_LIMIT ?= 1800
+## that had not finished and every test thread's stack (docs/development.md: "Shared test process").
+TEST_TIME_LIMIT ?= 900
 test: build
 	scripts/install-deps test
 	$(SWIFT) build --build-tests
