@@ -43,7 +43,7 @@ build:
 ## one users get (Swift's optimiser has broken code that a debug build ran fine).
 ## scripts/test-watchdog ends a run still going after TEST_TIME_LIMIT seconds, naming the tests
 ## that had not finished and every test thread's stack (docs/development.md: "Shared test process").
-TEST_TIME_LIMIT ?= 900
+TEST_TIME_LIMIT ?= 1200
 test: build
 	scripts/install-deps test
 	$(SWIFT) build --build-tests

@@ -46,13 +46,9 @@ struct CommandRunner: TemporaryHome {
     /// more than a deadline of seconds) is killed (SIGKILL to its process group) and marked
     /// `killed`: a hung binary then fails its test instead of hanging the suite.
     func run(_ arguments: [String], environment extra: [String: String] = [:],
-             killAfter limit: Duration? = Self.longestRun) async throws -> Result {
+             killAfter limit: Duration? = TestLimits.longestRun) async throws -> Result {
         try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra, killAfter: limit) } }
     }
-
-    /// The default bound of one run (binary or in-process): far above any deadline a test
-    /// gives, far below the watchdog's limit for the whole suite.
-    static let longestRun: Duration = .seconds(120)
 
     private func runBlocking(_ arguments: [String], environment extra: [String: String],
                              killAfter limit: Duration?) throws -> Result {

@@ -96,7 +96,8 @@ final class FixtureServer: @unchecked Sendable {
         }
         port = UInt16(bigEndian: address.sin_port)
         listener = fd
-        let thread = Thread { [self] in acceptLoop() }
+        let server = WeakServer(self)
+        let thread = Thread { Self.acceptLoop(listener: fd, server: server) }
         thread.start()
     }
 
@@ -141,36 +142,60 @@ final class FixtureServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    private func acceptLoop() {
-        defer {
-            lock.lock()
-            listenerClosed = true
-            close(listener)
-            lock.unlock()
-        }
-        while !isStopped {
+    /// The accept loop holds its server weakly, as does each connection's thread between
+    /// requests: a server that no test holds any more is stopped by its `deinit`, so its
+    /// socket and threads end with the test (before: every server a test did not stop kept
+    /// its listener and a thread blocked in accept to the end of the run, about 400 of them
+    /// in a full run, past the 1024 descriptors a default `ulimit -n` allows).
+    private static func acceptLoop(listener: Int32, server weakServer: WeakServer) {
+        while true {
             let client = accept(listener, nil, nil)
-            if client < 0 {
+            let failure = errno
+            guard let server = weakServer.value else {
+                // Its deinit shut the listener down; nothing can reach the descriptor any more.
+                if client >= 0 { close(client) }
+                close(listener)
+                return
+            }
+            if client < 0, failure == EINTR || failure == ECONNABORTED {
                 // A connection given up before it was accepted is no reason to stop serving.
-                if errno == EINTR || errno == ECONNABORTED { continue }
+                continue
+            }
+            if client < 0 || server.isStopped {
+                if client >= 0 { close(client) }
+                server.closeListener()
                 return
             }
-            if isStopped {
+            let thread = Thread {
+                if weakServer.value?.serve(client) == true { waitUntilStopped(weakServer) }
                 close(client)
-                return
             }
-            let thread = Thread { [self] in serve(client) }
             thread.start()
         }
     }
 
-    private func serve(_ client: Int32) {
-        defer { close(client) }
+    /// Closes the listener under the lock, so that `stop()` never shuts down a descriptor
+    /// number that has been closed and handed to another test's socket.
+    private func closeListener() {
+        lock.lock()
+        listenerClosed = true
+        close(listener)
+        lock.unlock()
+    }
+
+    /// Holds a connection open until the server is stopped or gone.
+    private static func waitUntilStopped(_ server: WeakServer) {
+        while let alive = server.value, !alive.isStopped { usleep(20_000) }
+    }
+
+    /// Answers one request on `client` (closed by the caller); true when the connection is
+    /// to be held open, unanswered or half answered, until the server stops.
+    private func serve(_ client: Int32) -> Bool {
         var request: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !request.containsHeaderEnd {
             let count = read(client, &buffer, buffer.count)
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             request += buffer[0..<count]
         }
         let headEnd = request.headerEnd ?? request.count
@@ -195,27 +220,24 @@ final class FixtureServer: @unchecked Sendable {
         let response = handler(received)
         switch response.behaviour {
         case .close:
-            return
+            return false
         case .hang:
-            waitUntilStopped()
+            return true
         case .huge(let bytes):
             let head = "HTTP/1.1 \(response.status) OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n{\"padding\":\""
-            guard send(client, Array(head.utf8)) else { return }
+            guard send(client, Array(head.utf8)) else { return false }
             let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 << 10)
             var sent = 0
             while sent < bytes, !isStopped, send(client, chunk) { sent += chunk.count }
+            return false
         case .complete, .stallMidBody:
             var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
             for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
             head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
             let body = response.behaviour == .complete ? response.body : Array(response.body.prefix(response.body.count / 2))
             send(client, Array(head.utf8) + body)
-            if response.behaviour == .stallMidBody { waitUntilStopped() }
+            return response.behaviour == .stallMidBody
         }
-    }
-
-    private func waitUntilStopped() {
-        while !isStopped { usleep(20_000) }
     }
 
     /// Writes all of `bytes`; `false` once the client has gone (no SIGPIPE: MSG_NOSIGNAL).
@@ -259,4 +281,10 @@ private extension Array where Element == UInt8 {
         }
         return nil
     }
+}
+
+/// The reference a server's own threads hold: weak, so that the server's life is its test's.
+private final class WeakServer: @unchecked Sendable {
+    weak var value: FixtureServer?
+    init(_ server: FixtureServer) { value = server }
 }

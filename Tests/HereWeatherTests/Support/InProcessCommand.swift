@@ -40,7 +40,7 @@ struct InProcessCommand: TemporaryHome {
     /// test's (`RunSystem.test`). A run still going after `killAfter` (two minutes unless told)
     /// is left behind and reported `killed`, so that a hung run fails its test and frees its
     /// slot instead of hanging every queued run after it.
-    func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = CommandRunner.longestRun,
+    func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = TestLimits.longestRun,
              terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
              standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .live) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
