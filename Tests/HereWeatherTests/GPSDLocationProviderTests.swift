@@ -37,7 +37,8 @@ import Synchronization
     /// by measurement: a descriptor closed twice: no `close` failed with EBADF and no libgps
     /// socket was closed by anything but libgps in 6 full runs under an LD_PRELOAD audit; and
     /// signals: the one SIGSTOP goes to its own test's live gpsd.) `providerStartsAfter` delays
-    /// the task's start the same way, for the regression test.
+    /// the task's start the same way, for the regression test: on a `TestClock` (the provider's
+    /// run clock too), advanced once the task sleeps on it, so no real time passes.
     ///
     /// A run where both still do not watch within 15 s fails with what gpsd's processes were doing
     /// (state, kernel wait channel), every connection on gpsd's port (who holds it, what waits in
@@ -48,15 +49,20 @@ import Synchronization
         defer { harness.stop() }
         let reference = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
         try reference.send("?WATCH={\"enable\":true,\"json\":true};\n", deadline: .now + .seconds(5))
-        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
+        let clock: any RunClock = delay > .zero ? TestClock() : ContinuousClock()
+        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port), clock: clock)
         let started = StartFlag()
         let task = Task {
-            if delay > .zero { try await Task.sleep(for: delay) }
+            if delay > .zero { try await clock.sleep(until: clock.now + delay, tolerance: nil) }
             started.set()
-            return try await provider.requestLocation(request.startingNow())
+            return try await provider.requestLocation(request.starting(at: clock.now))
+        }
+        if delay > .zero, let clock = clock as? TestClock {
+            #expect(await clock.waitForSleepers(), "the provider's task never waited for its start")
+            clock.advance(by: delay)
         }
         // A task not started within 2 min is a hang, not a busy pool.
-        let startLimit = ContinuousClock.now + .seconds(120) + delay
+        let startLimit = ContinuousClock.now + .seconds(120)
         while !started.isSet && ContinuousClock.now < startLimit { try await Task.sleep(for: .milliseconds(10)) }
         // Both must watch before a sentence is written, so both see the whole log.
         let deadline = ContinuousClock.now + .seconds(15)
@@ -79,18 +85,53 @@ import Synchronization
             throw CancellationError()
         }
         harness.feed(Fixtures.url("nmea/\(log)"), waitForWatcher: false)
+        // On a test clock the request's time stands still: a provider that never answers is
+        // ended after 60 s of real time by moving its clock past the deadline.
+        let bound = Task {
+            try await Task.sleep(for: .seconds(60))
+            (clock as? TestClock)?.advance(by: .seconds(3600))
+        }
         let answer = await task.result
+        bound.cancel()
         // Blocking reads, on a thread of their own (see `GPSDHarness.started`).
+        let fix = try? answer.get()
         let seen = try await BlockingCall.run { () -> Result<ReferenceReports, Error> in
-            harness.waitUntilFed()
-            var seen = ReferenceReports()
-            while let object = try? reference.readObject(deadline: .now + .milliseconds(300)) {
-                if object["class"] as? String == "TPV" { seen.tpv.append(object) }
-                if object["class"] as? String == "GST" { seen.gst.append(object) }
-            }
-            return .success(seen)
+            .success(Self.referenceReports(reference, harness: harness, through: fix))
         }
         return (answer, seen.tpv, seen.gst)
+    }
+
+    /// What the reference client read: up to the end of the epoch of `fix` (the first TPV of a
+    /// later epoch), which holds everything that led to the answer; without a fix, or when
+    /// gpsd never sent it, the whole log. (Reading to the end of every log cost up to 7 s a
+    /// case: drive.nmea's 3,330 lines are written 1 ms apart.)
+    static func referenceReports(_ reference: GPSDHarness.LineClient, harness: GPSDHarness, through fix: Location?) -> ReferenceReports {
+        func isFix(_ object: [String: Any]) -> Bool {
+            guard let fix else { return false }
+            let time = (object["time"] as? String).flatMap(GPSDReport.seconds(iso8601:))
+            let sameTime = switch (time, fix.receiverTime?.timeIntervalSince1970) {
+            case (nil, nil): true
+            case let (reported?, received?): abs(reported - received) < 0.001
+            default: false
+            }
+            return object["lat"] as? Double == fix.coordinate.latitude && object["lon"] as? Double == fix.coordinate.longitude
+                && sameTime
+        }
+        var seen = ReferenceReports()
+        var fixTime: String??   // set once the fix is seen: its epoch's time (nil: none given)
+        let limit = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < limit {
+            // gpsd's reports come as the log is written; once all is written, 300 ms of silence is the end.
+            guard let object = try? reference.readObject(deadline: .now + .milliseconds(300)) else {
+                if harness.finishedFeeding || harness.feedError != nil { break } else { continue }
+            }
+            if object["class"] as? String == "GST" { seen.gst.append(object) }
+            guard object["class"] as? String == "TPV" else { continue }
+            if let fixTime, object["time"] as? String != fixTime, object["time"] != nil { break }
+            seen.tpv.append(object)
+            if fixTime == nil && isFix(object) { fixTime = .some(object["time"] as? String) }
+        }
+        return seen
     }
 
     /// Set once the provider's task has started.
@@ -100,9 +141,16 @@ import Synchronization
         var isSet: Bool { value.load(ordering: .acquiring) }
     }
 
-    @Test(arguments: ["drive.nmea", "multi-constellation.nmea", "10hz.nmea", "southern-eastern.nmea",
-                      "southern-western.nmea", "hdop-only.nmea", "simulated.nmea", "cold-start.nmea",
-                      "fix-lost.nmea", "bad-checksums.nmea"])
+    /// The project's logs that gpsd fixes (all of `Fixtures/nmea` but no-fix).
+    static let fixedLogs = ["10hz", "10hz-gga-first", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
+                            "multi-constellation", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
+                            "southern-western", "zero-satellites"]
+
+    /// Every project log gpsd fixes, once each through the
+    /// real gpsd and libgps: the answer is gpsd's first fix as a reference client saw it live.
+    /// (The same logs through the rules alone, with both max ages, are
+    /// `GPSDSessionRulesTests.everyLogGPSDFixesGivesOneOfGPSDsFixes`.)
+    @Test(arguments: fixedLogs.map { $0 + ".nmea" })
     func answerEqualsGPSDsOwnFirstFix(log: String) async throws {
         let (answer, reports) = try await runBesideReference(log, request: request(.any))
         let fix = try answer.get()
@@ -121,10 +169,11 @@ import Synchronization
         if log == "simulated.nmea" { #expect(fix.simulated) }
     }
 
-    /// A provider task that starts late (here after 21 s; in a full run, behind other suites'
-    /// work on the cooperative pool) still gets its 15 s to watch and its whole 20 s request.
-    /// Both used to count from the task's creation: the late provider was reported as a gpsd
-    /// that accepted the connection and never answered.
+    /// A provider task that starts late (here 21 s on its clock; in a full run, behind other
+    /// suites' work on the cooperative pool) still gets its 15 s to watch and its whole 20 s
+    /// request. Both used to count from the task's creation: the late provider was reported as
+    /// a gpsd that accepted the connection and never answered. (A request dated before the
+    /// 21 s would be past its deadline on the provider's clock when it starts.)
     @Test func aProviderStartingLateStillGetsItsWholeTime() async throws {
         let (answer, reports, _) = try await observe("drive.nmea", request: request(.any), providerStartsAfter: .seconds(21))
         let fix = try answer.get()
