@@ -44,6 +44,8 @@ class Location(ServiceInterface):
 
     @dbus_property(access=PropertyAccess.READ)
     def Latitude(self) -> "d":
+        # Logged: a test sees that the client is reading this update.
+        log("Read Latitude")
         return float(self.update["latitude"])
 
     @dbus_property(access=PropertyAccess.READ)
