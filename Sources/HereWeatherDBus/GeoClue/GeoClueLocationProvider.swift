@@ -133,14 +133,14 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         }
     }
 
-    /// The next update, or `.timedOut` once the run's clock reaches `deadline`.
+    /// The next update, or `.timedOut` once the run's clock reaches `deadline` (an update
+    /// already in hand by then is still given, as a wait with a passed deadline gives it).
     private func nextUpdate(_ updates: DBusSignalSubscription, deadline: ContinuousClock.Instant) async throws -> [DBusValue] {
         while true {
-            let left = clock.now.duration(to: deadline)
-            guard left > .zero else { throw DBusError.timedOut }
+            let slice = max(.zero, min(clock.now.duration(to: deadline), .milliseconds(500)))
             do {
-                return try await updates.next(deadline: .now + min(left, .milliseconds(500)))
-            } catch DBusError.timedOut {
+                return try await updates.next(deadline: .now + slice)
+            } catch DBusError.timedOut where clock.now < deadline {
                 continue
             }
         }
