@@ -12,7 +12,8 @@ import HereWeatherDBus
 /// last seen more than five minutes ago, it asks for a scan (`RequestScan`) and waits for
 /// `LastScan` to change (its `PropertiesChanged` signal, or the property itself, read every
 /// half second), leaving part of the time for the request that follows; a scan that does
-/// not finish in time leaves the old list, with its true ages.
+/// not finish in time leaves the old list, with its true ages. That wait reads the run's
+/// clock between real slices of at most half a second, so a test clock decides when it ends.
 ///
 /// The access points' properties are read in batches from one thread (`DBusConnection.callEach`),
 /// under dbus-daemon's limit of pending replies: ten thousand access points cost one thread, and
@@ -35,15 +36,19 @@ public struct NetworkManagerScanner: AccessPointScanner {
     static let presenceBound: Duration = .milliseconds(250)
 
     private let connect: @Sendable () throws -> DBusConnection
+    /// The run's clock: how long a scan is waited for (the deadlines are its instants).
+    private let clock: any RunClock
 
     /// NetworkManager on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
-    public init() {
+    public init(clock: any RunClock = ContinuousClock()) {
         connect = { try DBusConnection.system() }
+        self.clock = clock
     }
 
     /// NetworkManager on the bus at `address` (a private bus).
-    public init(address: String) {
+    public init(address: String, clock: any RunClock = ContinuousClock()) {
         connect = { try DBusConnection.connect(address: address) }
+        self.clock = clock
     }
 
     public func isPresent() async -> Bool {
@@ -87,7 +92,7 @@ public struct NetworkManagerScanner: AccessPointScanner {
         guard Self.isStale(listed) else { return listed }
         let scanned: Bool
         do {
-            scanned = try await rescan(connection, devices: devices, deadline: Self.scanDeadline(deadline))
+            scanned = try await rescan(connection, devices: devices, deadline: Self.scanDeadline(deadline, now: clock.now))
         } catch DBusError.timedOut {
             scanned = false   // NetworkManager did not answer the scan request in time: the list still serves
         }
@@ -101,8 +106,8 @@ public struct NetworkManagerScanner: AccessPointScanner {
     }
 
     /// How long a scan may take: the time left, less a share (at most 2 s) for the request.
-    static func scanDeadline(_ deadline: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let remaining = ContinuousClock.now.duration(to: deadline)
+    static func scanDeadline(_ deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        let remaining = now.duration(to: deadline)
         return deadline - min(.seconds(2), remaining / 2)
     }
 
@@ -178,15 +183,16 @@ public struct NetworkManagerScanner: AccessPointScanner {
                 // NetworkManager refuses a scan right after another (NotAllowed): wait for that one.
             }
         }
-        while ContinuousClock.now < deadline {
+        while clock.now < deadline {
             do {
-                let signal = try await changes.next(deadline: min(deadline, .now + .milliseconds(500)))
+                let slice = min(clock.now.duration(to: deadline), .milliseconds(500))
+                let signal = try await changes.next(deadline: .now + slice)
                 if signal.first?.string == Self.wirelessInterface, signal.dropFirst().first?.dictionary?["LastScan"] != nil {
                     return true
                 }
             } catch DBusError.timedOut {
                 // No signal yet: read LastScan itself, in case the signal went elsewhere.
-                guard ContinuousClock.now < deadline else { break }
+                guard clock.now < deadline else { break }
                 if let now = try? await lastScans(connection, devices: devices, deadline: deadline), now != before { return true }
             }
         }

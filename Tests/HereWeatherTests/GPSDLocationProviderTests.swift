@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import HereWeatherCore
 import HereWeatherGPSD
-import Synchronization
 
 /// The gpsd source against the real gpsd, fed the fixture logs through `GPSDHarness`.
 @Suite(.serialized) struct GPSDLocationProviderTests {
@@ -18,91 +17,15 @@ import Synchronization
         return (answer, reports)
     }
 
-    /// gpsd's reports as the reference client read them (JSON objects, handed over once).
-    struct ReferenceReports: @unchecked Sendable {
-        var tpv: [[String: Any]] = []
-        var gst: [[String: Any]] = []
-    }
+    /// The project's logs that gpsd fixes (all of `Fixtures/nmea` but no-fix).
+    static let fixedLogs = ["10hz", "10hz-gga-first", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
+                            "multi-constellation", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
+                            "southern-western", "zero-satellites"]
 
-    /// The provider's answer, and the TPV and GST reports a reference client saw.
-    ///
-    /// Both clients must watch before a sentence is written. The provider's request, and the 15 s
-    /// it is given to watch, start when its task starts, not when the task is created. At the
-    /// start of a full run, Swift's cooperative pool (one thread per core: 2 in CI) is held by
-    /// other suites' blocking work, and a task waits its turn: measured, this suite's first task
-    /// started 4.5 s late on this machine, with both pool threads in `TLSFixtureServer`'s start-up
-    /// read, a test's synchronous `Process` wait and the NMEA fuzz stream. Twice in CI it started
-    /// after its 20 s had passed: it connected, wrote `?WATCH` after gpsd's log was read, and
-    /// reported gpsd "accepted but sent nothing within 20 s" without waiting at all. (Ruled out
-    /// by measurement: a descriptor closed twice: no `close` failed with EBADF and no libgps
-    /// socket was closed by anything but libgps in 6 full runs under an LD_PRELOAD audit; and
-    /// signals: the one SIGSTOP goes to its own test's live gpsd.) `providerStartsAfter` delays
-    /// the task's start the same way, for the regression test.
-    ///
-    /// A run where both still do not watch within 15 s fails with what gpsd's processes were doing
-    /// (state, kernel wait channel), every connection on gpsd's port (who holds it, what waits in
-    /// its queues) and gpsd's stderr.
-    func observe(_ log: String, request: LocationRequest, providerStartsAfter delay: Duration = .zero) async throws
-        -> (Result<Location, Error>, [[String: Any]], [[String: Any]]) {
-        let harness = try await GPSDHarness.started()
-        defer { harness.stop() }
-        let reference = try GPSDHarness.LineClient(port: harness.port, deadline: .now + .seconds(5))
-        try reference.send("?WATCH={\"enable\":true,\"json\":true};\n", deadline: .now + .seconds(5))
-        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
-        let started = StartFlag()
-        let task = Task {
-            if delay > .zero { try await Task.sleep(for: delay) }
-            started.set()
-            return try await provider.requestLocation(request.startingNow())
-        }
-        // A task not started within 2 min is a hang, not a busy pool.
-        let startLimit = ContinuousClock.now + .seconds(120) + delay
-        while !started.isSet && ContinuousClock.now < startLimit { try await Task.sleep(for: .milliseconds(10)) }
-        // Both must watch before a sentence is written, so both see the whole log.
-        let deadline = ContinuousClock.now + .seconds(15)
-        while harness.watchingClients.count < 2 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        if harness.watchingClients.count < 2 {
-            let diagnosis = """
-                \(harness.watchingClients.count) of 2 clients watch 15 s after the provider started \
-                (started: \(started.isSet)); gpsd's processes:
-                \(harness.processReport)
-                the connections to gpsd (the reference client is fd \(reference.descriptor)):
-                \(harness.connectionReport)
-                the end of gpsd's stderr:
-                \(harness.stderrTail())
-                """
-            task.cancel()
-            _ = await task.result
-            Issue.record(Comment(rawValue: diagnosis))
-            throw CancellationError()
-        }
-        harness.feed(Fixtures.url("nmea/\(log)"), waitForWatcher: false)
-        let answer = await task.result
-        // Blocking reads, on a thread of their own (see `GPSDHarness.started`).
-        let seen = try await BlockingCall.run { () -> Result<ReferenceReports, Error> in
-            harness.waitUntilFed()
-            var seen = ReferenceReports()
-            while let object = try? reference.readObject(deadline: .now + .milliseconds(300)) {
-                if object["class"] as? String == "TPV" { seen.tpv.append(object) }
-                if object["class"] as? String == "GST" { seen.gst.append(object) }
-            }
-            return .success(seen)
-        }
-        return (answer, seen.tpv, seen.gst)
-    }
-
-    /// Set once the provider's task has started.
-    final class StartFlag: Sendable {
-        private let value = Atomic(false)
-        func set() { value.store(true, ordering: .releasing) }
-        var isSet: Bool { value.load(ordering: .acquiring) }
-    }
-
-    @Test(arguments: ["drive.nmea", "multi-constellation.nmea", "10hz.nmea", "southern-eastern.nmea",
-                      "southern-western.nmea", "hdop-only.nmea", "simulated.nmea", "cold-start.nmea",
-                      "fix-lost.nmea", "bad-checksums.nmea"])
+    /// Every project log gpsd fixes, once each through the real gpsd and libgps: the answer is
+    /// gpsd's first fix as a reference client saw it live. (The same logs through the rules
+    /// alone, with both max ages: `GPSDSessionRulesTests.everyLogGPSDFixesGivesOneOfGPSDsFixes`.)
+    @Test(arguments: fixedLogs.map { $0 + ".nmea" })
     func answerEqualsGPSDsOwnFirstFix(log: String) async throws {
         let (answer, reports) = try await runBesideReference(log, request: request(.any))
         let fix = try answer.get()
@@ -121,10 +44,11 @@ import Synchronization
         if log == "simulated.nmea" { #expect(fix.simulated) }
     }
 
-    /// A provider task that starts late (here after 21 s; in a full run, behind other suites'
-    /// work on the cooperative pool) still gets its 15 s to watch and its whole 20 s request.
-    /// Both used to count from the task's creation: the late provider was reported as a gpsd
-    /// that accepted the connection and never answered.
+    /// A provider task that starts late (here 21 s on its clock; in a full run, behind other
+    /// suites' work on the cooperative pool) still gets its 15 s to watch and its whole 20 s
+    /// request. Both used to count from the task's creation: the late provider was reported as
+    /// a gpsd that accepted the connection and never answered. (A request dated before the
+    /// 21 s would be past its deadline on the provider's clock when it starts.)
     @Test func aProviderStartingLateStillGetsItsWholeTime() async throws {
         let (answer, reports, _) = try await observe("drive.nmea", request: request(.any), providerStartsAfter: .seconds(21))
         let fix = try answer.get()

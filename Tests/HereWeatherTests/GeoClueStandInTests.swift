@@ -53,19 +53,35 @@ import Testing
 
     /// A GeoClue whose Stop never answers: the request still ends (its fix of 25 km given at
     /// the deadline, as the best there was), Stop was sent, and its wait is bounded by
-    /// `stopBound` (0.1 s; it was 0.5 s). The deadline is 15 s: in a full, loaded run the
-    /// Python stand-in once took over 5 s to give its fix.
+    /// `stopBound` (0.1 s; it was 0.5 s), not by the request's 120 s. The deadline is the
+    /// provider's clock's: a test clock moved to it once the fix is being read (it was a real
+    /// 15 s wait, which the Python stand-in's fix once took over 5 s of under full-suite load).
     @Test func aStopThatNeverAnswersIsBounded() async throws {
         let service = try await GeoClueService.started(fixture: "stop-hangs.json")
         defer { service.stop() }
         #expect(GeoClueLocationProvider.stopBound <= .milliseconds(100))
-        let request = LocationRequest(timeout: .seconds(15))
+        let clock = TestClock()
+        let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: service.address) }, clock: clock)
+        let request = LocationRequest(timeout: .seconds(120)).starting(at: clock.now)
         let started = ContinuousClock.now
-        let fix = try await Self.provider(service).requestLocation(request)
-        let past = ContinuousClock.now - request.deadline
+        let answer = Task { try await provider.requestLocation(request) }
+        // Whatever happens below, the wait ends (it would read a still clock for ever).
+        defer { answer.cancel(); clock.advance(by: .seconds(3600)) }
+        let reading = ContinuousClock.now + .seconds(30)
+        while !service.calls.contains("Read Latitude") && ContinuousClock.now < reading {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(service.calls.contains("Read Latitude"), "the fix was never read: \(service.calls)")
+        let advanced = ContinuousClock.now
+        clock.advance(by: .seconds(120))
+        let fix = try await answer.value
         #expect(fix.horizontalAccuracy == 25_000)
         #expect(service.calls.last == "Stop")
+        // Only the client's read is logged: dbus_next reads every property once while it
+        // exports the Location, and the clock moved on that read once, before the update
+        // reached the provider ("no location within 120 s", in a full run at load 22).
+        #expect(service.calls.filter { $0 == "Read Latitude" }.count == 1, "\(service.calls)")
         #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
-        print("GeoClue with a Stop that never answers ended \(past) past its deadline")
+        print("GeoClue with a Stop that never answers ended \(ContinuousClock.now - advanced) after its deadline came")
     }
 }

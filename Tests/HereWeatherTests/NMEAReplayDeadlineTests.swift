@@ -45,17 +45,23 @@ import Glibc
         #expect(abs((location["latitude"] as? Double ?? 0) - -33.86882) < 1e-4)
     }
 
-    /// The fixed location answers at once; an NMEA source reading a FIFO that nobody writes
-    /// to must not hold it up. Ahead of it, the NMEA source gives way at its 2 s deadline;
-    /// behind it, it is cancelled long before its 600 s deadline.
-    @Test(arguments: [(#"["nmea", "fixed"]"#, "2"), (#"["fixed", "nmea"]"#, "600")])
-    func anNMEASourceDoesNotHoldUpTheFixedLocation(sources: String, timeout: String) async throws {
+    /// An NMEA source reading a FIFO that nobody writes to never holds up the fixed location.
+    /// A fixed place with no stated accuracy meets the request, so it answers at once in either
+    /// order (`LocationSourceChain`): the NMEA source is never started, and its 600 s deadline
+    /// would show as a hang. A fixed place of 5 km does not meet 3 km, so both sources start
+    /// and race: the NMEA source gives way at its 2 s deadline, and the fixed place is the best
+    /// fix there was (`meets_accuracy` false tells this path from the first).
+    @Test(arguments: [(#"["nmea", "fixed"]"#, nil, "600"), (#"["fixed", "nmea"]"#, nil, "600"),
+                      (#"["nmea", "fixed"]"#, 5000, "2")] as [(String, Int?, String)])
+    func anNMEASourceDoesNotHoldUpTheFixedLocation(sources: String, fixedAccuracy: Int?, timeout: String) async throws {
         let runner = try CommandRunner()
-        try runner.writeConfig(Self.config(sources: sources, nmeaPath: try Self.makeFIFO()))
+        try runner.writeConfig(Self.config(sources: sources, nmeaPath: try Self.makeFIFO(), fixedAccuracy: fixedAccuracy))
         let result = try await runner.run(["where", "--json", "--timeout", timeout], killAfter: Self.hung)
         #expect(!result.killed, "an NMEA FIFO with no writer held up the fixed location")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect((result.json?["location"] as? [String: Any])?["source"] as? String == "fixed", "\(result.stdout)")
+        let location = result.json?["location"] as? [String: Any]
+        #expect(location?["source"] as? String == "fixed", "\(result.stdout)")
+        #expect(location?["meets_accuracy"] as? Bool == (fixedAccuracy == nil), "\(result.stdout)")
     }
 
     @Test func aHugeFileWithoutSentencesEndsAtTheDeadline() async throws {
@@ -86,7 +92,7 @@ import Glibc
         #expect(cancelled.stopReason == .cancelled)
     }
 
-    static func config(sources: String, nmeaPath: String) -> String {
+    static func config(sources: String, nmeaPath: String, fixedAccuracy: Int? = nil) -> String {
         """
         version = 1
         [location]
@@ -96,7 +102,7 @@ import Glibc
         [location.fixed]
         latitude = 27.9506
         longitude = -82.4572
-        """
+        """ + (fixedAccuracy.map { "\naccuracy = \($0)\n" } ?? "")
     }
 
     /// Opens `fifo` for writing once a reader has it open (retrying while there is none, up to

@@ -108,14 +108,32 @@ import HereWeatherWiFi
         #expect(Set(try Self.sentMACs(try #require(server.receivedRequests.first))) == fresh, "the list after the scan")
     }
 
+    /// The scan is waited for on the run's clock until 2 s before the request's deadline (the
+    /// rest is the geolocate request's): a test clock moved there once the scan was asked for
+    /// ends the wait, and the old list goes out with its true ages. (It waited 10 real seconds.)
     @Test func aScanThatNeverEndsLeavesTheOldListWithinTheDeadline() async throws {
         let service = try await NetworkManagerService.started(fixture: "stale-scan-never-ends.json")
         defer { service.stop() }
         let server = try Self.geolocateServer()
-        let started = ContinuousClock.now
-        let fix = try await Self.provider(service, server).requestLocation(Self.request(seconds: 12))
+        let clock = TestClock()
+        let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
+                                            scanner: NetworkManagerScanner(address: service.address, clock: clock),
+                                            http: CurlHTTPClient(), clock: clock)
+        // Real deadlines for the bus and the POST (the clock's instants start now): 30 s.
+        let request = Self.request(seconds: 30).starting(at: clock.now)
+        let answer = Task { try await provider.requestLocation(request) }
+        // Whatever happens below, the wait ends (it would poll a still clock for ever).
+        defer { answer.cancel(); clock.advance(by: .seconds(3600)) }
+        // The scan deadline is set before RequestScan is sent; the wait for LastScan follows.
+        let asked = ContinuousClock.now + .seconds(30)
+        while !service.calls.contains(where: { $0.hasPrefix("RequestScan ") }) && ContinuousClock.now < asked {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(service.calls.contains { $0.hasPrefix("RequestScan ") }, "no scan was asked for: \(service.calls)")
+        #expect(server.receivedRequests.isEmpty, "nothing is sent while the scan may still end")
+        clock.advance(by: .seconds(28))
+        let fix = try await answer.value
         #expect(fix.accessPoints == 2)
-        #expect(ContinuousClock.now - started < .seconds(30), "ended, not hung")
         let body = try #require(try JSONSerialization.jsonObject(with: Data(server.receivedRequests.first?.body ?? [])) as? [String: Any])
         let ages = (body["wifiAccessPoints"] as? [[String: Any]] ?? []).compactMap { $0["age"] as? Int }
         #expect(ages.allSatisfy { $0 >= 300_000 }, "the true age of what was seen: \(ages)")

@@ -41,9 +41,15 @@ class Location(ServiceInterface):
     def __init__(self, update):
         super().__init__("org.freedesktop.GeoClue2.Location")
         self.update = update
+        # dbus_next reads every property once while exporting (for InterfacesAdded); reads
+        # after that are a client's.
+        self.exported = False
 
     @dbus_property(access=PropertyAccess.READ)
     def Latitude(self) -> "d":
+        # Logged: a test sees that the client is reading this update.
+        if self.exported:
+            log("Read Latitude")
         return float(self.update["latitude"])
 
     @dbus_property(access=PropertyAccess.READ)
@@ -171,7 +177,9 @@ class Service:
     def export_location(self, update):
         self.locations += 1
         path = "%s/Location/%d" % (ROOT, self.locations)
-        self.bus.export(path, Location(update))
+        location = Location(update)
+        self.bus.export(path, location)
+        location.exported = True
         return path
 
 

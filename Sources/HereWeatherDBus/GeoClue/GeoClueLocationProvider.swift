@@ -11,7 +11,8 @@ import HereWeatherCore
 /// `RequestedAccuracyLevel` (`GeoClueAccuracyLevel`), a subscription to its `LocationUpdated`
 /// before `Start`, the fixes it reports until one meets the request (`FixSelector`), and
 /// `Stop` in every case once the client exists. Every call is bounded by the request's
-/// deadline and ends when the task is cancelled.
+/// deadline and ends when the task is cancelled. The fixes are waited for in real slices of
+/// at most half a second, with the run's clock read between them: the deadline is the clock's.
 ///
 /// GeoClue 2.6 never answers GetClient while no agent has registered for the user (no error
 /// at all); the deadline then ends the wait with `GeoClueError.noAgent`. A refusal (the app
@@ -20,9 +21,13 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .geoclue }
     /// The bus; `DBusConnection.system` by default.
     let connect: @Sendable () throws -> DBusConnection
+    /// The run's clock: the request's deadline is one of its instants.
+    let clock: any RunClock
 
-    public init(connect: @escaping @Sendable () throws -> DBusConnection = { try DBusConnection.system() }) {
+    public init(connect: @escaping @Sendable () throws -> DBusConnection = { try DBusConnection.system() },
+                clock: any RunClock = ContinuousClock()) {
         self.connect = connect
+        self.clock = clock
     }
 
     static let service = "org.freedesktop.GeoClue2"
@@ -107,7 +112,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         while true {
             let arguments: [DBusValue]
             do {
-                arguments = try await updates.next(deadline: request.deadline)
+                arguments = try await nextUpdate(updates, deadline: request.deadline)
             } catch DBusError.timedOut {
                 if let answer = selector.answerAtDeadline(now: Date()) { return answer }
                 throw GeoClueError.noFix(seconds: given, seen: selector.fixesSeen)
@@ -125,6 +130,19 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
             }
             guard let fix = Self.location(from: properties) else { continue }
             if let answer = selector.consider(fix, now: Date()) { return answer }
+        }
+    }
+
+    /// The next update, or `.timedOut` once the run's clock reaches `deadline` (an update
+    /// already in hand by then is still given, as a wait with a passed deadline gives it).
+    private func nextUpdate(_ updates: DBusSignalSubscription, deadline: ContinuousClock.Instant) async throws -> [DBusValue] {
+        while true {
+            let slice = max(.zero, min(clock.now.duration(to: deadline), .milliseconds(500)))
+            do {
+                return try await updates.next(deadline: .now + slice)
+            } catch DBusError.timedOut where clock.now < deadline {
+                continue
+            }
         }
     }
 
