@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import HereWeatherCLI
 @testable import HereWeatherCore
+@testable import HereWeatherDBus
 
 /// Zero config with GeoClue present but no agent, and IP allowed (issue 22 item 5): the first
 /// run learns, the next ones skip GeoClue and answer from IP, until the situation may have
@@ -173,5 +174,35 @@ import Testing
         _ = try await run("with a corrupt state file")
         #expect(getClients() == 3, "a corrupt file is no memory: asked again")
         #expect((try? String(contentsOfFile: state, encoding: .utf8))?.contains("\"version\":1") == true, "learned anew")
+    }
+
+    /// The bus check on a real bus (the stand-in's): the names are listed, a connection of
+    /// this user's from another process counts (as an agent's would), this process's own
+    /// connections do not, and a name gone meanwhile is no sign.
+    @Test func aNewConnectionOfTheUsersIsSeenOnTheBus() async throws {
+        let service = try await GeoClueService.started(fixture: "no-agent-getclient.json")
+        defer { service.stop() }
+        let provider = GeoClueLocationProvider { try DBusConnection.connect(address: service.address) }
+        let before = try #require(await provider.busNames())
+        #expect(before.allSatisfy { $0.hasPrefix(":") } && !before.isEmpty, "\(before)")
+        let mine = try DBusConnection.connect(address: service.address)
+        _ = try mine.nameHasOwner("org.freedesktop.GeoClue2")   // connected: it has a unique name now
+        let withMine = try #require(await provider.busNames())
+        #expect(await provider.userConnections(among: withMine.subtracting(before)) == [], "this process's own connection")
+
+        let agent = "import asyncio\nfrom dbus_next.aio import MessageBus\nasync def main():\n"
+            + "    bus = await MessageBus(bus_address=\"\(service.address)\").connect()\n"
+            + "    print('ready', flush=True)\n    await bus.wait_for_disconnect()\nasyncio.run(main())\n"
+        _ = try await BlockingCall.run {
+            Result { try service.bus.launch(["/usr/bin/python3", "-c", agent], readyLine: "ready") }
+        }
+        let after = try #require(await provider.busNames())
+        // New: the agent's, and the connection each check of this process's makes.
+        let new = after.subtracting(withMine)
+        let found = try #require(await provider.userConnections(among: new))
+        #expect(found.count == 1 && new.count >= 2, "\(found) of \(new): only the other process's counts")
+        #expect(await provider.userConnections(among: [":1.999999"]) == [], "no such connection")
+        #expect(GeoClueLocationProvider.isHereWeather(pid: UInt32(getpid())) == false)
+        withExtendedLifetime(mine) {}
     }
 }
