@@ -58,6 +58,17 @@ import Testing
                          clock: clock, skips: skips, log: { notes.add($0) })
     }
 
+    /// Whether a request through `gate` reached GeoClue; else it failed at once, as remembered.
+    static func reaches(_ gate: GeoClueAgentGate, _ geoClue: ScriptedGeoClue) async -> Bool {
+        let before = geoClue.requests.load(ordering: .relaxed)
+        do {
+            _ = try await gate.requestLocation(LocationRequest())
+        } catch GeoClueError.rememberedNoAgent(let path, _) {
+            #expect(path == gate.memory.path)
+        } catch {}
+        return geoClue.requests.load(ordering: .relaxed) > before
+    }
+
     /// The first run learns from GetClient's silence; the next ones skip GeoClue (asking it
     /// nothing) until a day has passed on the run's clock: not at 24 h less a second, at 24 h.
     @Test func aMissingAgentIsLearnedAndSkippedForADay() async throws {
@@ -66,21 +77,26 @@ import Testing
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
         let notes = Notes()
         let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine(), notes: notes)
-        #expect(await gate.isPresent(), "nothing learned yet")
         await #expect(throws: GeoClueError.noAgent(seconds: 10)) { try await gate.requestLocation(LocationRequest()) }
+        #expect(geoClue.requests.load(ordering: .relaxed) == 1, "nothing learned yet: asked")
         let remembered = try #require(memory.load(now: clock.date))
         #expect(remembered == GeoClueAgentMemory.Remembered(reason: .getClientUnanswered, since: clock.date, bootID: "boot-a",
                                                              session: "3", busNames: [":1.1", ":1.7"]))
         #expect(notes.text.contains("remembered in \(memory.path)"), "\(notes.text)")
 
-        #expect(await gate.isPresent() == false, "skipped")
+        let until = clock.date.addingTimeInterval(86_400)
+        await #expect(throws: GeoClueError.rememberedNoAgent(path: memory.path, until: until)) {
+            try await gate.requestLocation(LocationRequest())
+        }
+        #expect(geoClue.requests.load(ordering: .relaxed) == 1, "skipped: GeoClue not asked")
         #expect(notes.text.contains("GeoClue skipped: it had no agent for your user"), "\(notes.text)")
+        #expect(await gate.isPresent(), "still present: it fails at once, so that the chain can say why")
         clock.advance(86_399)
-        #expect(await gate.isPresent() == false, "still within the day")
+        #expect(await Self.reaches(gate, geoClue) == false, "still within the day")
         clock.advance(1)
-        #expect(await gate.isPresent(), "a day has passed")
+        #expect(await Self.reaches(gate, geoClue), "a day has passed")
         #expect(notes.text.contains("a day has passed"), "\(notes.text)")
-        #expect(geoClue.requests.load(ordering: .relaxed) == 1, "the gate only decides; the chain asks")
+        #expect(GeoClueError.rememberedNoAgent(path: memory.path, until: until).message.contains("demos/agent"))
     }
 
     /// A new boot, a new login, or a new connection of the user's on the bus (an agent may have
@@ -94,7 +110,6 @@ import Testing
         _ = try? await gate.requestLocation(LocationRequest())
 
         geoClue.names.withLock { $0 = [":1.1", ":1.7", ":1.9"] }   // someone else's (users is empty)
-        #expect(await gate.isPresent() == false)
         #expect(await gate.verdict() == .skip(until: clock.date.addingTimeInterval(86_400)))
         geoClue.users.withLock { $0 = [":1.9"] }
         #expect(await gate.verdict() == .tryAgain("a new connection of your user is on the system bus (a GeoClue agent may have started)"))
@@ -105,7 +120,7 @@ import Testing
         machine.state.withLock { $0 = ("boot-a", "4") }
         #expect(await gate.verdict() == .tryAgain("this is another login session"))
         machine.state.withLock { $0 = ("boot-a", "3") }
-        #expect(await gate.isPresent() == false, "the same boot and login again: skipped")
+        #expect(await Self.reaches(gate, geoClue) == false, "the same boot and login again: skipped")
     }
 
     /// Only GeoClue's no-agent answers are learned: a short wait proves nothing, a refusal by
@@ -124,7 +139,8 @@ import Testing
         let clock = TestClock()
         let memory = try Self.memory()
         let geoClue = ScriptedGeoClue(.failure(error))
-        let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine())
+        // Not skipping (as with --source geoclue), so that the second request reaches GeoClue.
+        let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine(), skips: false)
         _ = try? await gate.requestLocation(LocationRequest())
         #expect(memory.load(now: clock.date)?.reason == learned)
 
@@ -143,7 +159,7 @@ import Testing
         let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine(), skips: false)
         _ = try? await gate.requestLocation(LocationRequest())
         #expect(memory.load(now: clock.date) != nil)
-        #expect(await gate.isPresent())
+        #expect(await Self.reaches(gate, geoClue))
     }
 
     /// What a run writes, a run reads back.

@@ -58,7 +58,7 @@ import Testing
             let chain = try #require(provider as? LocationSourceChain)
             let gate = try #require(chain.providers.first { $0.source == .geoclue } as? GeoClueAgentGate)
             #expect(gate.skips == skipped, "\(String(describing: only)) \(config.location.isZeroConfig)")
-            #expect(await gate.isPresent() == !skipped)
+            #expect(await GeoClueAgentMemoryTests.reaches(gate, geoClue) == !skipped)
         }
     }
 
@@ -98,6 +98,15 @@ import Testing
         #expect(explicit.status == ExitStatus.noLocation.rawValue, "\(explicit.stderr)")
         #expect(geoClue.requests.load(ordering: .relaxed) == 3, "--source geoclue is always asked")
         #expect(explicit.stderr.contains("agent"), "\(explicit.stderr)")
+
+        // When every source fails, GeoClue's line says it was not asked, why, and the fix.
+        try PermissionStore(path: runner.home.path + "/.local/state/here-weather/permissions.toml")
+            .save([.geoclue: .allow, .ip: .deny])
+        let failed = try await runner.run(["where"], environment: environment, killAfter: .seconds(60), assembly: assembly)
+        #expect(failed.status != 0)
+        #expect(geoClue.requests.load(ordering: .relaxed) == 3, "skipped")
+        #expect(failed.stderr.contains("GeoClue was not asked: it had no agent for your user in an earlier run"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("demos/agent"), "\(failed.stderr)")
     }
 
     /// `doctor` asks GeoClue whatever is remembered, and names the remembered state and the fix.

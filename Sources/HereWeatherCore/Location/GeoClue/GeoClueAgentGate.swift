@@ -9,9 +9,10 @@ import Foundation
 /// Learns: when GeoClue gave no answer for want of an agent (GetClient unanswered after at
 /// least `minimumSeconds`, or refused with GeoClue's "no agent" error), the memory is written;
 /// when GeoClue gives a fix, it is forgotten. With `skips` (the zero-config chain only), a
-/// memory that still holds makes GeoClue absent (`isPresent` false: the chain drops it
-/// silently, `log` says why): GeoClue without an agent would otherwise cost the whole deadline
-/// on every run. It holds until a new boot, a new login, a day, or a new connection of the
+/// memory that still holds fails the request at once, GeoClue not asked
+/// (`GeoClueError.rememberedNoAgent`, which says why and what to do; `log` too): GeoClue
+/// without an agent would otherwise cost the whole deadline on every run. A source that fails
+/// at once costs the chain nothing, and when every source fails the reason is still listed. It holds until a new boot, a new login, a day, or a new connection of the
 /// user's on the system bus (`GeoClueAgentWatch`: an agent may have started).
 public struct GeoClueAgentGate: LocationSourceProvider {
     public let base: any LocationSourceProvider
@@ -45,17 +46,7 @@ public struct GeoClueAgentGate: LocationSourceProvider {
     public var source: LocationSource { .geoclue }
 
     public func isPresent() async -> Bool {
-        guard await base.isPresent() else { return false }
-        guard skips, let verdict = await verdict() else { return true }
-        switch verdict {
-        case .skip(let until):
-            log("GeoClue skipped: it had no agent for your user in an earlier run (remembered in \(memory.path)); "
-                + "tried again at a new login, once an agent connects to the system bus, or after \(Self.words(until))")
-            return false
-        case .tryAgain(let why):
-            log("GeoClue tried again although it had no agent in an earlier run: \(why)")
-            return true
-        }
+        await base.isPresent()
     }
 
     /// The verdict on the memory now, the bus included; nil without a memory that can be read.
@@ -73,6 +64,16 @@ public struct GeoClueAgentGate: LocationSourceProvider {
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
+        if skips, let verdict = await verdict() {
+            switch verdict {
+            case .skip(let until):
+                log("GeoClue skipped: it had no agent for your user in an earlier run (remembered in \(memory.path)); "
+                    + "asked again at a new login, once an agent connects to the system bus, or after \(Self.words(until))")
+                throw GeoClueError.rememberedNoAgent(path: memory.path, until: until)
+            case .tryAgain(let why):
+                log("GeoClue asked again although it had no agent in an earlier run: \(why)")
+            }
+        }
         do {
             let fix = try await base.requestLocation(request)
             memory.forget()
@@ -102,7 +103,7 @@ public struct GeoClueAgentGate: LocationSourceProvider {
         memory.save(GeoClueAgentMemory.Remembered(reason: reason, since: now, bootID: current.bootID,
                                                   session: current.session, busNames: names))
         if skips {
-            log("GeoClue: \(reason.words); remembered in \(memory.path): runs without [location] sources skip GeoClue "
+            log("\(reason.words); remembered in \(memory.path): runs without [location] sources skip GeoClue "
                 + "until a new login, an agent on the system bus, or \(Self.words(now.addingTimeInterval(GeoClueAgentSituation.lifetime)))")
         }
     }
