@@ -153,7 +153,7 @@ import Testing
         let state = Self.statePath(home: runner.home)
         let arguments = ["where", "--json", "--verbose", "--timeout", "4"]
         func getClients() -> Int { service.calls.filter { $0 == "GetClient" }.count }
-        func run(_ what: String) async throws -> CommandRunner.Result {
+        func runWhere(_ what: String) async throws -> CommandRunner.Result {
             let result = try await runner.run(arguments, environment: service.environment, killAfter: .seconds(60))
             #expect(!result.killed)
             #expect(result.status == 0, "\(what): \(result.stderr)")
@@ -162,25 +162,25 @@ import Testing
             return result
         }
 
-        let first = try await run("first run")
+        let first = try await runWhere("first run")
         #expect(getClients() == 1)
         let learned = try String(contentsOfFile: state, encoding: .utf8)
         #expect(learned.contains(fixture.contains("start") ? "refused-no-agent" : "getclient-unanswered"), "\(learned)")
         #expect(first.stderr.contains("remembered in \(state)"), "\(first.stderr)")
 
-        let second = try await run("second run")
+        let second = try await runWhere("second run")
         #expect(getClients() == 1, "no GetClient: GeoClue skipped")
         #expect(second.stderr.contains("GeoClue skipped"), "\(second.stderr)")
 
         let rebooted = learned.replacingOccurrences(of: #""boot_id":""#, with: #""boot_id":"another-boot-"#)
         #expect(rebooted != learned, "\(learned)")
         try rebooted.write(toFile: state, atomically: true, encoding: .utf8)
-        let afterBoot = try await run("after a new boot")
+        let afterBoot = try await runWhere("after a new boot")
         #expect(getClients() == 2, "asked again")
         #expect(afterBoot.stderr.contains("the machine has booted since"), "\(afterBoot.stderr)")
 
         try "{\"version\":1,\"reason\":".write(toFile: state, atomically: true, encoding: .utf8)
-        _ = try await run("with a corrupt state file")
+        _ = try await runWhere("with a corrupt state file")
         #expect(getClients() == 3, "a corrupt file is no memory: asked again")
         #expect((try? String(contentsOfFile: state, encoding: .utf8))?.contains("\"version\":1") == true, "learned anew")
     }
