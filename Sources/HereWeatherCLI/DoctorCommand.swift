@@ -51,10 +51,15 @@ struct DoctorCommand: AsyncParsableCommand {
         var checks = [Doctor.Check(name: "config", status: configStatus,
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
-        let providers = settings.location.sources.map { source in
-            ProviderFactory.sourceProvider(source, settings, configPath: path, system: system)
+        // GeoClue learns here too (and forgets once it answers); doctor itself always asks it.
+        let geoClueMemory = GeoClueAgentMemory(paths: ConfigurationPaths(environment: environment))
+        let providers = settings.location.sources.map { source -> any LocationSourceProvider in
+            let provider = ProviderFactory.sourceProvider(source, settings, configPath: path, system: system)
+            guard source == .geoclue else { return provider }
+            return ProviderFactory.geoClueGate(provider, memory: geoClueMemory, system: system, environment: environment,
+                                               skips: false)
         }
-        let doctor = Doctor(
+        var doctor = Doctor(
             providers: providers,
             permission: { source in
                 switch resolver.decide(source) {
@@ -67,6 +72,11 @@ struct DoctorCommand: AsyncParsableCommand {
                                                      environment: environment, http: system.http),
             units: settings.weather.units,
             skipsAbsentSources: settings.location.isZeroConfig)
+        let clock = system.clock
+        doctor.remembered = { source in
+            guard source == .geoclue, let remembered = geoClueMemory.load(now: clock.date) else { return nil }
+            return geoClueMemory.note(remembered)
+        }
         checks += await doctor.run()
         try show(checks)
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }

@@ -147,7 +147,7 @@ struct LocationOptions: ParsableArguments {
         let located = ProviderFactory.locationProvider(
             settings, configPath: loaded.path, override: override, system: system, only: only, authorizer: authorizer,
             memory: LastLocationStore(paths: paths), environment: environment, geocodingProvider: geocodingProvider,
-            wifiMemory: WiFiNeighbourhoodMemory(paths: paths))
+            wifiMemory: WiFiNeighbourhoodMemory(paths: paths), geoClueMemory: GeoClueAgentMemory(paths: paths))
         let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
         let request = ProviderFactory.locationRequest(settings, accuracy: accuracy?.value, timeout: timeout,
                                                       maxAge: maxAge.flatMap(Self.seconds(maxAge:)))

@@ -11,7 +11,9 @@ Stop that never answers.
 Prints "ready" once it owns org.freedesktop.GeoClue2, and appends one line per method call
 to LOG ("GetClient", "Start", "Stop").
 
-Fixture: {"stop_hangs": bool (Stop never answers), "updates": [update]}, sent in order after
+Fixture: {"stop_hangs": bool (Stop never answers), "no_agent": "getclient" | "start" (as
+GeoClue without an agent for the user: 2.6 never answers GetClient; 2.8 fails Start with
+AccessDenied "no agent for UID" after "start_delay_ms"), "updates": [update]}, sent in order after
 Start, where an update is {"after_ms": delay since the previous one, "kind": "location" |
 "unreadable" (a Location path that does not exist) | "spoof" (sent from another connection
 on the bus, naming a readable Location object with the update's position), "latitude",
@@ -25,6 +27,7 @@ import sys
 from dbus_next import Message
 from dbus_next.aio import MessageBus
 from dbus_next.constants import PropertyAccess
+from dbus_next.errors import DBusError
 from dbus_next.service import ServiceInterface, dbus_property, method, signal
 
 ROOT = "/org/freedesktop/GeoClue2"
@@ -116,8 +119,12 @@ class Client(ServiceInterface):
         return self.task is not None
 
     @method()
-    def Start(self):
+    async def Start(self):
         log("Start")
+        if self.service.fixture.get("no_agent") == "start":
+            await asyncio.sleep(self.service.fixture.get("start_delay_ms", 0) / 1000)
+            raise DBusError("org.freedesktop.DBus.Error.AccessDenied",
+                            "'%s' disallowed, no agent for UID %d" % (self.desktop_id, os.getuid()))
         self.task = asyncio.get_running_loop().create_task(self.send_updates())
 
     @method()
@@ -154,8 +161,10 @@ class Manager(ServiceInterface):
         self.service = service
 
     @method()
-    def GetClient(self) -> "o":
+    async def GetClient(self) -> "o":
         log("GetClient")
+        if self.service.fixture.get("no_agent") == "getclient":
+            await asyncio.Event().wait()
         return self.service.new_client()
 
 

@@ -34,6 +34,9 @@ public struct Doctor: Sendable {
     public var probeTimeout: Duration
     /// Whether sources absent from this machine are skipped, as the zero-config chain does.
     public var skipsAbsentSources: Bool
+    /// What the run remembers about a source once it was probed (GeoClue without an agent),
+    /// added to its line.
+    public var remembered: @Sendable (LocationSource) -> String? = { _ in nil }
 
     public init(providers: [any LocationSourceProvider], permission: @escaping PermissionCheck,
                 weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5),
@@ -77,7 +80,9 @@ public struct Doctor: Sendable {
                 found = found ?? fix
                 checks.append(Check(name: name, status: .ok, detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")"))
             case .failure(let error):
-                checks.append(Check(name: name, status: .fail, detail: (error as? any UserFacingError)?.message ?? "\(error)"))
+                let message = (error as? any UserFacingError)?.message ?? "\(error)"
+                checks.append(Check(name: name, status: .fail,
+                                    detail: message + (remembered(provider.source).map { " " + $0 } ?? "")))
             case nil:
                 checks.append(Check(name: name, status: .fail, detail: "no answer"))
             }

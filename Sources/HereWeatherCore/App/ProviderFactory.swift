@@ -15,14 +15,18 @@ public enum ProviderFactory {
     /// command line's override. Explicit input needs no permission and is not remembered;
     /// configured sources go through `authorizer` and, with `memory`, answer from the last
     /// good location while it is fresh. The zero-config chain skips sources absent from the
-    /// machine. `wifiMemory` remembers the Wi-Fi source's answers against the access points.
+    /// machine. `wifiMemory` remembers the Wi-Fi source's answers against the access points;
+    /// `geoClueMemory` remembers that GeoClue had no agent, which only the zero-config chain
+    /// acts on (`GeoClueAgentGate`; not with `--source`, nor with `[location.geoclue]
+    /// permission` written in the file).
     /// `--city` asks the geocoding service of `geocodingProvider` (default: `[weather]
     /// provider`); `environment` supplies the OpenWeatherMap key.
     public static func locationProvider(
         _ config: Configuration, configPath: String, override: LocationOverride?, system: RunSystem,
         only: [LocationSource]? = nil, authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
         memory: LastLocationStore? = nil, environment: [String: String] = [:],
-        geocodingProvider: WeatherProviderKind? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil
+        geocodingProvider: WeatherProviderKind? = nil, wifiMemory: WiFiNeighbourhoodMemory? = nil,
+        geoClueMemory: GeoClueAgentMemory? = nil
     ) -> any LocationProvider {
         switch override {
         case .coordinate(let place):
@@ -38,11 +42,15 @@ public enum ProviderFactory {
         }
         let sources = only ?? config.location.sources
         guard !sources.isEmpty else { return EmptyLocationProvider(configPath: configPath) }
-        let providers = sources.map {
-            sourceProvider($0, config, configPath: configPath, system: system, wifiMemory: wifiMemory)
+        let zeroConfig = only == nil && config.location.isZeroConfig
+        let providers = sources.map { source -> any LocationSourceProvider in
+            let provider = sourceProvider(source, config, configPath: configPath, system: system, wifiMemory: wifiMemory)
+            guard source == .geoclue, let geoClueMemory else { return provider }
+            return geoClueGate(provider, memory: geoClueMemory, system: system, environment: environment,
+                               skips: zeroConfig && config.location.permissions[.geoclue] == nil)
         }
         let chain = LocationSourceChain(providers, authorizer: authorizer,
-                                        skipsAbsentSources: only == nil && config.location.isZeroConfig,
+                                        skipsAbsentSources: zeroConfig,
                                         configPath: configPath, clock: system.clock)
         guard let memory else { return chain }
         return RememberingLocationProvider(base: chain, store: memory, sources: Set(sources), authorizer: authorizer,
@@ -71,6 +79,16 @@ public enum ProviderFactory {
         case .fixed:
             return FixedLocationProvider(place: config.location.fixed, configPath: configPath)
         }
+    }
+
+    /// `provider` (GeoClue) learning from, and with `skips` acting on, what `memory` remembers
+    /// about a missing agent: this machine's boot and login session, the bus check of the
+    /// provider when it has one, the run's clock and `--verbose` notes.
+    public static func geoClueGate(_ provider: any LocationSourceProvider, memory: GeoClueAgentMemory, system: RunSystem,
+                                   environment: [String: String], skips: Bool) -> GeoClueAgentGate {
+        GeoClueAgentGate(base: provider, memory: memory, watch: provider as? any GeoClueAgentWatch,
+                         situation: { GeoClueAgentSituation.current(date: $0, environment: environment) },
+                         clock: system.clock, skips: skips, log: system.log)
     }
 
     /// Every secret the configuration holds (API keys, tokens), for redaction.

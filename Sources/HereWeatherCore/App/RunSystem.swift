@@ -17,6 +17,8 @@ public struct RunSystem: Sendable {
     public var wifiScanner: any AccessPointScanner
     /// Deadlines and dates.
     public var clock: any RunClock
+    /// The run's `--verbose` notes that are not web requests (why a source was skipped).
+    public var log: @Sendable (String) -> Void = { _ in }
 
     public init(http: any HTTPClient,
                 gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider,
@@ -34,6 +36,7 @@ public struct RunSystem: Sendable {
     public func logging(secrets: [String], to log: @escaping @Sendable (String) -> Void) -> RunSystem {
         var system = self
         system.http = LoggingHTTPClient(base: http, secrets: secrets, log: log)
+        system.log = log
         return system
     }
 }

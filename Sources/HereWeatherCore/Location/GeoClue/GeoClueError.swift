@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Why GeoClue gave no location.
 public enum GeoClueError: UserFacingError, Equatable {
     /// GeoClue is not on the system bus and cannot be started there.
@@ -11,6 +17,9 @@ public enum GeoClueError: UserFacingError, Equatable {
     case noFix(seconds: Double, seen: Int)
     /// GeoClue answered with another error.
     case failed(String)
+    /// Not asked: it had no agent for the user in an earlier run, remembered in `path`
+    /// (`GeoClueAgentMemory`) until `until` at the latest.
+    case rememberedNoAgent(path: String, until: Date)
 
     /// The geoclue.conf lines that let here-weather use GeoClue, on one line.
     public static let allowingLines = "[here-weather] allowed=true system=false users="
@@ -30,6 +39,11 @@ public enum GeoClueError: UserFacingError, Equatable {
             return "GeoClue gave \(what) within \(JSONOutput.format(seconds)) s. Check its sources in /etc/geoclue/geoclue.conf (/usr/libexec/geoclue-2.0/demos/where-am-i shows what it finds), try a longer --timeout, or add another source."
         case .failed(let reason):
             return "GeoClue failed: \(ServiceText.oneLine(reason))."
+        case .rememberedNoAgent(let path, let until):
+            return "GeoClue was not asked: it had no agent for your user in an earlier run (remembered in \(path) until a new "
+                + "login, an agent on the system bus, or \(GeoClueAgentGate.words(until))). Start a GeoClue agent (a desktop "
+                + "session that starts one, or /usr/libexec/geoclue-2.0/demos/agent, listed in [agent] whitelist in "
+                + "/etc/geoclue/geoclue.conf), or delete that file to ask GeoClue again."
         }
     }
 
