@@ -35,23 +35,6 @@ public struct CurlHTTPClient: HTTPClient {
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await CurlSession.shared.perform(CurlTransfer(request: request, trust: trust))
     }
-
-    /// Opens TCP connections to `url`'s host and port for the requests that follow
-    /// (`CurlPreconnects`): DNS and TCP only, no byte sent. Skipped when a proxy variable is
-    /// set (the request would go to the proxy, not to the host).
-    public func preconnect(to url: String, connections: Int, until deadline: ContinuousClock.Instant) {
-        guard let origin = CurlOrigin(url), !Self.proxyIsSet else { return }
-        let transfers = (0..<max(0, min(connections, 4))).map { _ in
-            CurlTransfer(request: HTTPRequest(url: origin.connectionURL, deadline: deadline), trust: trust, preconnectTo: origin)
-        }
-        CurlSession.shared.preconnect(transfers)
-    }
-
-    /// Whether any of the proxy variables libcurl reads is set.
-    static let proxyIsSet: Bool = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].contains { (name: String) in
-        guard let value = getenv(name) else { return false }
-        return value.pointee != 0
-    }
 }
 
 /// The state of one transfer, shared with libcurl's callbacks through an unmanaged pointer.
@@ -70,16 +53,16 @@ final class CurlTransfer: @unchecked Sendable {
     private var bodyTooLarge = false
     /// Whether an HTTP response with a final (not 1xx) status line arrived: a protocol error
     /// after one is about its redirect, before one means the peer does not speak HTTP.
-    private var receivedResponse = false
+    private(set) var receivedResponse = false
     private let cancelled = Atomic<Bool>(false)
     /// Where it connects (`CurlPreconnects` keeps sockets under it).
     let origin: CurlOrigin?
     /// A connect-only transfer that opens a connection for a later request to `origin`.
     let isPreconnect: Bool
     /// A preconnected socket offered to this request, until `release`.
-    private var adoption: UnsafeMutablePointer<hw_curl_adoption>?
+    var adoption: UnsafeMutablePointer<hw_curl_adoption>?
     /// Whether the request was already sent again on a connection of its own.
-    private var connectedAfresh = false
+    private(set) var connectedAfresh = false
 
     init(request: HTTPRequest, trust: CertificateTrust = CertificateTrust(), preconnectTo origin: CurlOrigin? = nil) {
         self.request = request
@@ -90,26 +73,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.isPreconnect = origin != nil
     }
 
-    /// Offers `socket` to the next handle made (libcurl takes it when it connects to its peer).
-    func offer(_ socket: ParkedSocket) {
-        let adoption = self.adoption ?? UnsafeMutablePointer<hw_curl_adoption>.allocate(capacity: 1)
-        adoption.initialize(to: hw_curl_adoption(offered: socket.descriptor, adopted: -1, peer: socket.peer,
-                                                 peer_length: socket.peerLength))
-        self.adoption = adoption
-    }
 
-    /// Whether libcurl took the offered socket for this transfer.
-    var usesOfferedSocket: Bool { (adoption?.pointee.adopted ?? -1) >= 0 }
-
-    /// Whether a failure with `code` on an offered socket should be tried once more on a
-    /// connection of its own: the socket died between its check and the handshake (the
-    /// server closed it), before any response. A preconnect never fails the run.
-    func shouldConnectAfresh(after code: CURLcode) -> Bool {
-        let connectionFailures = [CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
-                                  CURLE_COULDNT_CONNECT]
-        return usesOfferedSocket && !connectedAfresh && !receivedResponse && !isCancelled
-            && connectionFailures.contains(code) && ContinuousClock.now < request.deadline
-    }
 
     /// Starts over, to be sent again without an offered socket.
     func prepareToConnectAfresh() {
@@ -223,19 +187,6 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
         _ = hw_curl_setopt_xferinfo_function(handle, curlProgress)
         _ = hw_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
-        return true
-    }
-
-    /// A connect-only transfer: name lookup and TCP connect, no proxy, nothing sent.
-    private func configureConnectOnly(_ handle: UnsafeMutableRawPointer, milliseconds: Int) -> Bool {
-        guard hw_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK else { return false }
-        hw_curl_restrict_to_http(handle, false)
-        _ = hw_curl_setopt_long(handle, CURLOPT_CONNECT_ONLY, 1)
-        _ = hw_curl_setopt_string(handle, CURLOPT_PROXY, "")
-        _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = hw_curl_setopt_long(handle, CURLOPT_QUICK_EXIT, 1)
-        _ = hw_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
-        _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         return true
     }
 
