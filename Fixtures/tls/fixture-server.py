@@ -1,9 +1,14 @@
 """An HTTPS server on 127.0.0.1 serving recorded bodies, for the CA-environment tests and
 `make bench`: prints its port, then answers every GET whose path starts with PREFIX with
-FILE's bytes (the longest matching prefix wins; 404 otherwise), over HTTP/1.1 with
+FILE's bytes (the longest matching prefix wins; 404 otherwise; a POST is answered as a GET
+after its body is read), over HTTP/1.1 with
 keep-alive, with the certificate beside it (localhost-cert.pem, for 127.0.0.1).
 
-  fixture-server.py PREFIX=FILE [PREFIX=FILE ...]
+  fixture-server.py [--announce] PREFIX=FILE [PREFIX=FILE ...]
+
+With --announce it prints "accepted" on a line of its own as it accepts each connection
+(before its TLS handshake): a test learns that a connection was made while the client has
+sent nothing (the preconnect tests).
 
 GET /stats answers {"connections": N, "requests": N}: the TLS connections accepted
 (each one a handshake) and the requests served, the stats request not counted.
@@ -17,7 +22,8 @@ import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROUTES = []
-for argument in sys.argv[1:]:
+ANNOUNCE = "--announce" in sys.argv[1:]
+for argument in (a for a in sys.argv[1:] if a != "--announce"):
     prefix, _, path = argument.partition("=")
     with open(path, "rb") as file:
         ROUTES.append((prefix, file.read()))
@@ -45,6 +51,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.answer(200, body)
                 return
         self.answer(404, b'{"error": "not found"}')
+
+    def do_POST(self):
+        # A POST (the Wi-Fi geolocate request in `make bench`'s RTT rows) is answered as a GET.
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.do_GET()
 
     def answer(self, status, body):
         self.send_response(status)
@@ -74,6 +85,8 @@ class Server(http.server.ThreadingHTTPServer):
         connection = super().get_request()
         with LOCK:
             COUNTS["connections"] += 1
+            if ANNOUNCE:
+                print("accepted", flush=True)
         return connection
 
 

@@ -4,6 +4,11 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -154,6 +159,79 @@ static inline void hw_curl_restrict_to_http(CURL *handle, bool request_is_https)
     hw_curl_setopt_long(handle, CURLOPT_REDIR_PROTOCOLS,
                         request_is_https ? (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
+}
+
+/*
+ * Preconnect (CurlPreconnects): a connect-only transfer opens the TCP connection to the weather
+ * host while the location is asked for, and the weather request adopts that socket. libcurl
+ * 7.88 never reuses a connect-only connection itself (nor one whose transfer a pre-request
+ * callback aborted, on HTTP/1.1), so the socket is taken out (dup) and handed back through
+ * CURLOPT_OPENSOCKETFUNCTION, with CURLOPT_SOCKOPTFUNCTION saying it is already connected.
+ */
+
+/* The connect-only transfer's socket, duplicated (close-on-exec), and its peer; -1 when none. */
+static inline int hw_curl_take_socket(CURL *handle, struct sockaddr_storage *peer, socklen_t *peer_length) {
+    curl_socket_t socket = CURL_SOCKET_BAD;
+    if (HW_CURL(curl_easy_getinfo)(handle, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK || socket == CURL_SOCKET_BAD) return -1;
+    *peer_length = sizeof(*peer);
+    if (getpeername(socket, (struct sockaddr *)peer, peer_length) != 0) return -1;
+    return fcntl(socket, F_DUPFD_CLOEXEC, 0);
+}
+
+/* Whether a parked socket is still connected with nothing to read: a TLS server sends
+ * nothing before the client's hello, so anything readable is its end or an error. */
+static inline bool hw_socket_is_idle(int socket) {
+    struct pollfd poller = { .fd = socket, .events = POLLIN, .revents = 0 };
+    int error = 0;
+    socklen_t length = sizeof(error);
+    if (getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) != 0 || error != 0) return false;
+    return poll(&poller, 1, 0) == 0;
+}
+
+/* A socket offered to one transfer: `offered` until libcurl opens a socket to `peer`, then
+ * `adopted` (libcurl owns and closes it from then on). */
+typedef struct {
+    int offered;
+    int adopted;
+    struct sockaddr_storage peer;
+    socklen_t peer_length;
+} hw_curl_adoption;
+
+static inline bool hw_same_address(const struct sockaddr *a, const struct sockaddr_storage *b) {
+    if (a->sa_family != b->ss_family) return false;
+    if (a->sa_family == AF_INET) {
+        const struct sockaddr_in *x = (const struct sockaddr_in *)a, *y = (const struct sockaddr_in *)b;
+        return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+    }
+    if (a->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *x = (const struct sockaddr_in6 *)a, *y = (const struct sockaddr_in6 *)b;
+        return x->sin6_port == y->sin6_port && memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr)) == 0;
+    }
+    return false;
+}
+
+static inline curl_socket_t hw_curl_open_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address) {
+    hw_curl_adoption *adoption = context;
+    if (purpose == CURLSOCKTYPE_IPCXN && adoption->offered >= 0
+        && hw_same_address(&address->addr, &adoption->peer)) {
+        adoption->adopted = adoption->offered;
+        adoption->offered = -1;
+        return adoption->adopted;
+    }
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+static inline int hw_curl_socket_options(void *context, curl_socket_t socket, curlsocktype purpose) {
+    hw_curl_adoption *adoption = context;
+    return socket == adoption->adopted ? CURL_SOCKOPT_ALREADY_CONNECTED : CURL_SOCKOPT_OK;
+}
+
+/* Offers `adoption`'s socket to the transfer on `handle`. */
+static inline void hw_curl_offer_socket(CURL *handle, hw_curl_adoption *adoption) {
+    HW_CURL(curl_easy_setopt)(handle, CURLOPT_OPENSOCKETFUNCTION, hw_curl_open_socket);
+    HW_CURL(curl_easy_setopt)(handle, CURLOPT_OPENSOCKETDATA, adoption);
+    HW_CURL(curl_easy_setopt)(handle, CURLOPT_SOCKOPTFUNCTION, hw_curl_socket_options);
+    HW_CURL(curl_easy_setopt)(handle, CURLOPT_SOCKOPTDATA, adoption);
 }
 
 #endif

@@ -76,6 +76,10 @@ struct AnnouncedWeatherProvider: WeatherProvider {
 
     var kind: WeatherProviderKind { base.kind }
 
+    func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        base.preconnect(units: units, until: deadline)
+    }
+
     func checkConfigured() throws {
         try base.checkConfigured()
     }

@@ -53,15 +53,38 @@ final class CurlTransfer: @unchecked Sendable {
     private var bodyTooLarge = false
     /// Whether an HTTP response with a final (not 1xx) status line arrived: a protocol error
     /// after one is about its redirect, before one means the peer does not speak HTTP.
-    private var receivedResponse = false
+    private(set) var receivedResponse = false
     private let cancelled = Atomic<Bool>(false)
+    /// Where it connects (`CurlPreconnects` keeps sockets under it).
+    let origin: CurlOrigin?
+    /// A connect-only transfer that opens a connection for a later request to `origin`.
+    let isPreconnect: Bool
+    /// A preconnected socket offered to this request, until `release`.
+    var adoption: UnsafeMutablePointer<hw_curl_adoption>?
+    /// Whether the request was already sent again on a connection of its own.
+    private(set) var connectedAfresh = false
 
-    init(request: HTTPRequest, trust: CertificateTrust = CertificateTrust()) {
+    init(request: HTTPRequest, trust: CertificateTrust = CertificateTrust(), preconnectTo origin: CurlOrigin? = nil) {
         self.request = request
         self.host = ServiceURL(request.url).shown
         self.trust = trust
         self.isSecure = request.url.lowercased().hasPrefix("https://")
+        self.origin = origin ?? CurlOrigin(request.url)
+        self.isPreconnect = origin != nil
     }
+
+
+
+    /// Starts over, to be sent again without an offered socket.
+    func prepareToConnectAfresh() {
+        connectedAfresh = true
+        body = []
+        headers = [:]
+        bodyTooLarge = false
+        receivedResponse = false
+    }
+
+    deinit { adoption?.deallocate() }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
@@ -94,6 +117,12 @@ final class CurlTransfer: @unchecked Sendable {
         hw_curl_easy_cleanup(handle)
         hw_curl_slist_free_all(headerList)
         headerList = nil
+        // An offered socket libcurl did not take (it reused a connection, or connected to
+        // another address) is closed; one it took, it closed.
+        if let adoption, adoption.pointee.offered >= 0 {
+            _ = close(adoption.pointee.offered)
+            adoption.pointee.offered = -1
+        }
     }
 
     /// The hosts reached without a proxy: the user's `no_proxy` (or `NO_PROXY`, as libcurl
@@ -110,6 +139,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Sets the transfer's options on `handle`; false when libcurl refuses the URL.
     private func configure(_ handle: UnsafeMutableRawPointer, milliseconds: Int) -> Bool {
+        if isPreconnect { return configureConnectOnly(handle, milliseconds: milliseconds) }
+        if let adoption, adoption.pointee.offered >= 0 { hw_curl_offer_socket(handle, adoption) }
         headerList = hw_curl_slist_append(headerList, "Accept: application/json")
         for header in request.headers {
             headerList = hw_curl_slist_append(headerList, "\(header.name): \(header.value)")

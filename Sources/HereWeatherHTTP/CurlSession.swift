@@ -33,6 +33,11 @@ final class CurlSession: @unchecked Sendable {
     private let loopRunning = Mutex(false)
     /// Owned by the loop thread alone.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Owned by the loop thread alone: preconnected sockets and the requests waiting for them.
+    private var preconnects = CurlPreconnects()
+    /// Owned by the loop thread alone: transfers to add on its next turn (released by a
+    /// preconnect's end, or to be sent again on a connection of their own).
+    private var ready: [CurlTransfer] = []
 
     private init() {
         let initialised = hw_curl_global_init()
@@ -87,6 +92,14 @@ final class CurlSession: @unchecked Sendable {
         }
     }
 
+    /// Starts `transfers`, connect-only ones (`CurlHTTPClient.preconnect`), without waiting
+    /// for them; nothing happens when libcurl or its thread is not available.
+    func preconnect(_ transfers: [CurlTransfer]) {
+        guard multi != nil, !transfers.isEmpty, (try? startLoop()) != nil else { return }
+        submitted.withLock { $0.append(contentsOf: transfers) }
+        wake()
+    }
+
     /// Ends the loop thread's wait (a transfer was submitted or cancelled); any thread.
     private func wake() {
         if let multi { _ = hw_curl_multi_wakeup(multi) }
@@ -97,15 +110,19 @@ final class CurlSession: @unchecked Sendable {
     private func loop() {
         guard let multi else { return }
         while true {
-            for transfer in submitted.withLock({ pending in defer { pending = [] }; return pending }) {
+            let incoming = ready + submitted.withLock({ pending in defer { pending = [] }; return pending })
+            ready = []
+            for transfer in incoming {
                 if transfer.isCancelled { transfer.finish(.failure(HTTPError.cancelled)); continue }
-                switch transfer.makeHandle() {
-                case .success(let handle):
-                    active[handle] = transfer
-                    _ = hw_curl_multi_add_handle(multi, handle)
-                case .failure(let error):
-                    transfer.finish(.failure(error))
+                if transfer.isPreconnect {
+                    // A request to the origin under way is connecting already.
+                    guard let origin = transfer.origin, !isBusy(origin) else { continue }
+                    preconnects.started(origin)
+                } else {
+                    if preconnects.hold(transfer) { continue }
+                    preconnects.offerSocket(to: transfer)
                 }
+                add(transfer)
             }
             var running: Int32 = 0
             _ = hw_curl_multi_perform(multi, &running)
@@ -120,13 +137,50 @@ final class CurlSession: @unchecked Sendable {
             for (handle, transfer) in active where transfer.isCancelled || transfer.request.deadline <= now {
                 end(handle, with: transfer.isCancelled ? CURLE_ABORTED_BY_CALLBACK : CURLE_OPERATION_TIMEDOUT)
             }
+            for transfer in preconnects.sweep(now: now) {
+                transfer.finish(.failure(transfer.isCancelled ? HTTPError.cancelled : HTTPError.timedOut(transfer.host)))
+            }
+            if !ready.isEmpty { continue }
             _ = hw_curl_multi_poll(multi, pollTimeout(now: now))
         }
     }
 
-    /// Removes `handle` from the multi handle and finishes its transfer with `code`.
+    /// Makes `transfer`'s handle and adds it to the multi handle, or finishes it with the error.
+    private func add(_ transfer: CurlTransfer) {
+        guard let multi else { return }
+        switch transfer.makeHandle() {
+        case .success(let handle):
+            active[handle] = transfer
+            _ = hw_curl_multi_add_handle(multi, handle)
+        case .failure(let error):
+            transfer.finish(.failure(error))
+        }
+    }
+
+    /// Whether a request to `origin` is under way or held.
+    private func isBusy(_ origin: CurlOrigin) -> Bool {
+        active.values.contains { !$0.isPreconnect && $0.origin == origin } || preconnects.isHolding(origin)
+    }
+
+    /// Removes `handle` from the multi handle and finishes its transfer with `code`: a
+    /// preconnect leaves its socket for the requests to its origin; a request whose offered
+    /// socket turned out dead is sent again on a connection of its own.
     private func end(_ handle: UnsafeMutableRawPointer, with code: CURLcode) {
         guard let multi, let transfer = active.removeValue(forKey: handle) else { return }
+        if transfer.isPreconnect, let origin = transfer.origin {
+            let socket = code == CURLE_OK ? ParkedSocket(takingFrom: handle, deadline: transfer.request.deadline) : nil
+            _ = hw_curl_multi_remove_handle(multi, handle)
+            transfer.release(handle)
+            ready += preconnects.ended(origin, leaving: socket)
+            return
+        }
+        if transfer.shouldConnectAfresh(after: code) {
+            _ = hw_curl_multi_remove_handle(multi, handle)
+            transfer.release(handle)
+            transfer.prepareToConnectAfresh()
+            ready.append(transfer)
+            return
+        }
         let result = transfer.result(for: code, handle: handle)
         _ = hw_curl_multi_remove_handle(multi, handle)
         transfer.release(handle)
@@ -136,7 +190,8 @@ final class CurlSession: @unchecked Sendable {
     /// Milliseconds until the nearest deadline, at most a second (libcurl shortens it to its
     /// own timers; a wake-up ends it early).
     private func pollTimeout(now: ContinuousClock.Instant) -> Int32 {
-        let nearest = active.values.map { now.duration(to: $0.request.deadline) }.min() ?? .seconds(1)
+        let deadlines = active.values.map(\.request.deadline) + [preconnects.nearestHeldDeadline].compactMap { $0 }
+        let nearest = deadlines.map { now.duration(to: $0) }.min() ?? .seconds(1)
         let milliseconds = nearest.wholeMilliseconds + 1
         return Int32(max(1, min(1000, milliseconds)))
     }

@@ -7,7 +7,8 @@ import Foundation
 /// The whole path from a location to a weather report: what the command runs.
 ///
 /// The location request and the weather fetch each get their own deadline; a recorded
-/// response (`--weather-replay`) stands in for the network when given.
+/// response (`--weather-replay`) stands in for the network when given. Without one, the
+/// weather host's connection starts with the location request (`WeatherProvider.preconnect`).
 public struct WeatherLookup: Sendable {
     public var locationProvider: any LocationProvider
     public var locationRequest: LocationRequest
@@ -35,7 +36,13 @@ public struct WeatherLookup: Sendable {
     /// The location and the weather there.
     public func run() async throws -> (Location, WeatherReport) {
         // Settings that forbid any request fail the run before the location is even asked for.
-        if recording == nil { try weatherProvider.checkConfigured() }
+        if recording == nil {
+            try weatherProvider.checkConfigured()
+            // The weather host is known before the place: its connection is made while the
+            // location is asked for, and kept for the weather request (nothing is sent early).
+            let locationEnd = max(locationRequest.deadline, clock.now + locationRequest.timeout)
+            weatherProvider.preconnect(units: units, until: locationEnd + .milliseconds(Int64(weatherTimeout * 1000)))
+        }
         let location = try await locationProvider.requestLocation(locationRequest)
         if let recording {
             var report: WeatherReport

@@ -63,6 +63,15 @@ public struct CachingWeatherProvider: WeatherProvider {
         try base.checkConfigured()
     }
 
+    /// Preconnects unless the cache may answer: the place is not known yet, so any fresh
+    /// entry of this provider in `units` counts as "may answer" (a run that moved since then
+    /// connects when it asks, as without a preconnect). A preconnect never costs a connection
+    /// to a run that the cache answers.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        if readsFreshEntries && cache.hasFreshEntry(provider: kind, units: units, ttl: ttl) { return }
+        base.preconnect(units: units, until: deadline)
+    }
+
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
         try base.report(fromRecording: data, units: units)
     }

@@ -55,6 +55,18 @@ public struct WeatherCache: Sendable {
         return try WeatherCacheEntry.parse(Data(bytes), expecting: key)
     }
 
+    /// Whether an entry of `provider` in `units`, for any place, is fresh under `ttl`: read
+    /// from each entry file whose name (`WeatherCacheKey.name`) says so.
+    public func hasFreshEntry(provider: WeatherProviderKind, units: Units, ttl: Double) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
+        let now = now()
+        return names.contains { name in
+            guard let key = WeatherCacheKey(fileName: name), key.provider == provider, key.units == units,
+                  let entry = try? load(key) else { return false }
+            return entry.isFresh(ttl: ttl, at: now)
+        }
+    }
+
     /// Stores `entry` atomically, replacing whatever was there, and removes temporary files
     /// that killed runs left behind.
     public func store(_ entry: WeatherCacheEntry) throws(WeatherCacheError) {

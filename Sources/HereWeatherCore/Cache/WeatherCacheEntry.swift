@@ -19,6 +19,18 @@ public struct WeatherCacheKey: Sendable, Hashable {
         self.units = units
     }
 
+    /// The key a cache file is named after (`<name>.weather`); `nil` for any other file.
+    public init?(fileName: String) {
+        guard fileName.hasSuffix(".weather") else { return nil }
+        let parts = fileName.dropLast(".weather".count).split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 4, let provider = WeatherProviderKind(rawValue: String(parts[0])),
+              let latitude = Double(parts[1]), let longitude = Double(parts[2]),
+              let units = Units(rawValue: String(parts[3])) else { return nil }
+        self.provider = provider
+        self.coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        self.units = units
+    }
+
     /// The file name stem: `open-meteo_27.95_-82.46_metric`.
     public var name: String {
         [provider.rawValue, JSONOutput.format(coordinate.latitude), JSONOutput.format(coordinate.longitude),

@@ -102,4 +102,14 @@ public protocol HTTPClient: Sendable {
     /// Performs `request` (its method, GET unless it says POST); throws `HTTPError` when no
     /// response arrives by its deadline.
     func get(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Opens `connections` connections to `url`'s host and port ahead of requests that are
+    /// not known yet (the weather request, while the location is asked for), kept until
+    /// `deadline` for the requests to that host to take. Sends nothing: no request byte, so
+    /// no coordinate or key, leaves early. Returns at once; a failure is silent (the request
+    /// then connects as it would have). The default does nothing.
+    func preconnect(to url: String, connections: Int, until deadline: ContinuousClock.Instant)
+}
+
+extension HTTPClient {
+    public func preconnect(to url: String, connections: Int, until deadline: ContinuousClock.Instant) {}
 }

@@ -35,6 +35,10 @@ public struct LoggingHTTPClient: HTTPClient {
         }
     }
 
+    public func preconnect(to url: String, connections: Int, until deadline: ContinuousClock.Instant) {
+        base.preconnect(to: url, connections: connections, until: deadline)
+    }
+
     /// `url` with secret query values and every known secret replaced by `[redacted]`.
     public func redact(_ url: String) -> String {
         var text = url

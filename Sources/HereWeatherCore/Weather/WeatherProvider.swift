@@ -64,6 +64,9 @@ public protocol WeatherProvider: Sendable {
     /// Throws when the settings forbid any request (MET Norway without a contact), so that a
     /// run can fail before it asks anything of anyone. The default checks nothing.
     func checkConfigured() throws
+    /// Starts the connections a fetch in `units` will use (`HTTPClient.preconnect`), before
+    /// the location is known; nothing is sent. Returns at once. The default does nothing.
+    func preconnect(units: Units, until deadline: ContinuousClock.Instant)
 }
 
 extension WeatherProvider {
@@ -72,6 +75,8 @@ extension WeatherProvider {
     }
 
     public func checkConfigured() throws {}
+
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {}
 
     /// Fetches current conditions and forecasts for `query` by its deadline.
     public func report(for query: WeatherQuery) async throws -> WeatherReport {

@@ -11,6 +11,8 @@ import Glibc
 final class TLSFixtureServer: @unchecked Sendable {
     let process: ChildProcess
     let port: Int
+    /// The server's standard output: its port, then (with `--announce`) a line per connection.
+    private let output: ChildPipe
 
     /// The test certificate, which is its own CA.
     static let certificate = Fixtures.url("tls/localhost-cert.pem").path
@@ -23,9 +25,18 @@ final class TLSFixtureServer: @unchecked Sendable {
         try await BlockingCall.run { Result { try TLSFixtureServer(script: script, arguments: arguments) } }
     }
 
-    /// `fixture-server.py`, answering GETs under each path prefix with the fixture file.
-    static func started(routes: [String: String]) async throws -> TLSFixtureServer {
-        try await started(script: "fixture-server.py", arguments: routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
+    /// `fixture-server.py`, answering GETs under each path prefix with the fixture file;
+    /// `announcing` each connection it accepts (`nextAcceptance`).
+    static func started(routes: [String: String], announcing: Bool = false) async throws -> TLSFixtureServer {
+        try await started(script: "fixture-server.py",
+                          arguments: (announcing ? ["--announce"] : []) + routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
+    }
+
+    /// Waits (on a thread of its own) until the server, started `announcing`, says it accepted
+    /// a connection; false when it says nothing within `limit`.
+    func nextAcceptance(within limit: Duration) async throws -> Bool {
+        let descriptor = output.ourEnd
+        return try await BlockingCall.run { .success(Self.firstLine(descriptor, within: limit) == "accepted\n") }
     }
 
     /// Runs `Fixtures/tls/<script>` with `arguments` and reads the port it prints (blocking).
@@ -34,6 +45,7 @@ final class TLSFixtureServer: @unchecked Sendable {
         process = try ChildProcess(["/usr/bin/python3", Fixtures.url("tls/" + script).path] + arguments,
                                    environment: ProcessInfo.processInfo.environment, stdout: .use(out.childEnd))
         out.closeChildEnd()
+        output = out
         // The first line is the port (the server prints it at once; bounded all the same).
         let line = Self.firstLine(out.ourEnd, within: .seconds(60))
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {

@@ -44,6 +44,11 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         contact.map { "here-weather/\(HereWeatherVersion.current) \($0)" }
     }
 
+    /// Connects to `baseURL` ahead of the fetch.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        http.preconnect(to: baseURL, connections: 1, until: deadline)
+    }
+
     public func checkConfigured() throws {
         guard contact != nil else {
             throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)

@@ -24,6 +24,11 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
 
     public var kind: WeatherProviderKind { base.kind }
 
+    /// The weather's connections only: whether alerts are asked depends on the place.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        base.preconnect(units: units, until: deadline)
+    }
+
     public func checkConfigured() throws {
         try base.checkConfigured()
     }

@@ -62,6 +62,11 @@ public struct NWSWeatherProvider: WeatherProvider {
 
     public var userAgent: String { exchange.userAgent }
 
+    /// Connects to `baseURL` ahead of the fetch: the points request and the ones it leads to, one after another on one connection.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        exchange.http.preconnect(to: baseURL, connections: 1, until: deadline)
+    }
+
     public func checkConfigured() throws {
         guard contact != nil else {
             throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)

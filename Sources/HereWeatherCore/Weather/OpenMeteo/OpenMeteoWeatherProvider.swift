@@ -40,6 +40,11 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
         self.allowPlainHTTP = allowPlainHTTP
     }
 
+    /// Connects to `baseURL` ahead of the fetch: its one request.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        http.preconnect(to: baseURL, connections: 1, until: deadline)
+    }
+
     public func checkConfigured() throws {
         try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
                                                  key: .baseURL(of: .openMeteo))

@@ -29,6 +29,11 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         self.allowPlainHTTP = allowPlainHTTP
     }
 
+    /// Connects to `baseURL` ahead of the fetch: both endpoints, asked at once, one connection each.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        http.preconnect(to: baseURL, connections: 2, until: deadline)
+    }
+
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)

@@ -43,6 +43,11 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         ])
     }
 
+    /// Connects to `baseURL` ahead of the fetch.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        http.preconnect(to: baseURL, connections: 1, until: deadline)
+    }
+
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
             throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
