@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 /*
  * libcurl is opened on first use (dlopen), not linked: a run that answers from the cache, or
@@ -138,6 +139,24 @@ static inline bool hw_curl_multi_next_done(CURLM *multi, CURL **handle, CURLcode
         return true;
     }
     return false;
+}
+
+/*
+ * Opens a connection's socket as libcurl does without this callback, and keeps the errno of a
+ * socket the system refused in *record: libcurl then says only "could not connect", with no
+ * errno (CURLINFO_OS_ERRNO stays 0), which read as a network failure when the process was out
+ * of descriptors or memory.
+ */
+static curl_socket_t hw_curl_open_socket(void *record, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)purpose;
+    curl_socket_t opened = socket(address->family, address->socktype, address->protocol);
+    if (opened == CURL_SOCKET_BAD && record != NULL) *(int *)record = errno;
+    return opened;
+}
+
+static inline void hw_curl_record_socket_errno(CURL *handle, int *record) {
+    HW_CURL(curl_easy_setopt)(handle, CURLOPT_OPENSOCKETFUNCTION, hw_curl_open_socket);
+    HW_CURL(curl_easy_setopt)(handle, CURLOPT_OPENSOCKETDATA, (void *)record);
 }
 
 /*

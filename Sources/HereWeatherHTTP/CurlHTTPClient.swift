@@ -50,6 +50,13 @@ final class CurlTransfer: @unchecked Sendable {
     private var body: [UInt8] = []
     private var headers: [String: String] = [:]
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The errno of a connection's socket that the system refused (0: none), set by libcurl's
+    /// open-socket callback (`hw_curl_record_socket_errno`).
+    private let socketErrno: UnsafeMutablePointer<Int32> = {
+        let record = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        record.initialize(to: 0)
+        return record
+    }()
     private var bodyTooLarge = false
     /// Whether an HTTP response with a final (not 1xx) status line arrived: a protocol error
     /// after one is about its redirect, before one means the peer does not speak HTTP.
@@ -62,6 +69,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.trust = trust
         self.isSecure = request.url.lowercased().hasPrefix("https://")
     }
+
+    deinit { socketErrno.deallocate() }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
@@ -132,6 +141,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_string(handle, CURLOPT_CAPATH, trust.directory)
         _ = hw_curl_setopt_string(handle, CURLOPT_NOPROXY, CurlTransfer.noProxy)
         _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        hw_curl_record_socket_errno(handle, socketErrno)
         // A transfer ended while its name lookup still runs must not wait for getaddrinfo on
         // the one loop thread (libcurl would join the resolver thread, stalling every other
         // transfer): the lookup thread is left to finish on its own (libcurl 7.87 or later).
@@ -175,7 +185,13 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT:
             var osError = 0
             _ = hw_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
-            return osError == Int(ECONNREFUSED) ? .connectionRefused(host) : .cannotConnect(host)
+            if osError == Int(ECONNREFUSED) { return .connectionRefused(host) }
+            // No socket: the system is out of descriptors or memory, not the network.
+            let refused = socketErrno.pointee
+            if refused == EMFILE || refused == ENFILE || refused == ENOMEM || refused == ENOBUFS {
+                return .noResources("cannot connect to \(host): " + ResourceShortage.reason(refused == ENOBUFS ? ENOMEM : refused))
+            }
+            return .cannotConnect(host)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
         // The request's own scheme is allowed (checked before the transfer), so after a
         // response this is its redirect to a scheme refused: plain http from https.
