@@ -10,13 +10,19 @@ import Glibc
 @Suite struct CacheCommandTests {
     /// A config with the fixed Tampa location and Open-Meteo at `server`.
     func config(server: FixtureServer, ttl: Double = 600, staleLimit: Double = 21_600) -> String {
+        config(baseURL: server.baseURL, ttl: ttl, staleLimit: staleLimit)
+    }
+
+    /// Offline: the service's port refuses (a `ClosedPort`, held: a stopped server's port can
+    /// be taken at once by a parallel test's server, seen as "HTTP 400: Parse Error").
+    func config(baseURL: String, ttl: Double = 600, staleLimit: Double = 21_600) -> String {
         """
         \(ProviderSetup.fixedLocation)
         [weather]
         provider = "open-meteo"
         timeout = 30
         [weather.open-meteo]
-        base_url = "\(server.baseURL)"
+        base_url = "\(baseURL)"
         [cache]
         ttl = \(ttl)
         stale_limit = \(staleLimit)
@@ -160,6 +166,9 @@ import Glibc
         try runner.writeConfig(config(server: server, ttl: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
+        let offline = try ClosedPort()
+        defer { withExtendedLifetime(offline) {} }
+        try runner.writeConfig(config(baseURL: offline.baseURL, ttl: 0))
 
         let json = try await runner.run(["--json"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -181,6 +190,9 @@ import Glibc
         try runner.writeConfig(config(server: server, ttl: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
+        let offline = try ClosedPort()
+        defer { withExtendedLifetime(offline) {} }
+        try runner.writeConfig(config(baseURL: offline.baseURL, ttl: 0))
 
         let result = try await runner.run(["--json", "--no-stale"])
         #expect(result.status == 69)
@@ -195,6 +207,9 @@ import Glibc
         try runner.writeConfig(config(server: server, ttl: 0, staleLimit: 0))
         #expect(try await runner.run(["--json"]).status == 0)
         server.stop()
+        let offline = try ClosedPort()
+        defer { withExtendedLifetime(offline) {} }
+        try runner.writeConfig(config(baseURL: offline.baseURL, ttl: 0, staleLimit: 0))
         let result = try await runner.run(["--json"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("Cannot reach Open-Meteo"), "\(result.stderr)")

@@ -171,10 +171,9 @@ import HereWeatherHTTP
     }
 
     @Test func refusedConnectionIsExit69NamingTheHost() async throws {
-        let server = try FixtureServer(routes: [:])
-        let base = server.baseURL
-        server.stop()
-        let geocoder = OpenMeteoGeocoder(baseURL: base, http: CurlHTTPClient())
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let geocoder = OpenMeteoGeocoder(baseURL: closed.baseURL, http: CurlHTTPClient())
         let provider = CitySearchLocationProvider(query: try #require(CityQuery("Melbourne")), geocoder: geocoder)
         let error = try #require(await failure { try await provider.requestLocation(request()) })
         #expect(error.exitStatus == .serviceUnavailable)

@@ -7,6 +7,10 @@ import Testing
 
     /// A config pointing both providers at `server`.
     func config(server: FixtureServer, provider: String = "open-meteo", extra: String = "") -> String {
+        config(baseURL: server.baseURL, provider: provider, extra: extra)
+    }
+
+    func config(baseURL: String, provider: String = "open-meteo", extra: String = "") -> String {
         """
         \(ProviderSetup.fixedLocation)
         [weather]
@@ -14,9 +18,9 @@ import Testing
         units = "metric"
         timeout = 30
         [weather.open-meteo]
-        base_url = "\(server.baseURL)"
+        base_url = "\(baseURL)"
         [weather.openweathermap]
-        base_url = "\(server.baseURL)"
+        base_url = "\(baseURL)"
         \(extra)
         """
     }
@@ -167,10 +171,10 @@ import Testing
     }
 
     @Test func unreachableServiceIsExit69() async throws {
-        let server = try FixtureServer(routes: [:])
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
         let runner = try InProcessCommand()
-        try runner.writeConfig(config(server: server))
-        server.stop()
+        try runner.writeConfig(config(baseURL: closed.baseURL))
         let result = try await runner.run([])
         #expect(result.status == 69)
         #expect(result.stderr.contains("connection refused"))

@@ -61,9 +61,9 @@ import Testing
     }
 
     @Test func connectionRefusedIsReportedAsSuch() async throws {
-        let server = try FixtureServer(routes: [:])
-        let port = server.port
-        server.stop()  // nothing listens on the port any more
+        let closed = try ClosedPort()  // held to the end: no other test's server can take the port
+        defer { withExtendedLifetime(closed) {} }
+        let port = closed.port
         await #expect(throws: HTTPError.connectionRefused("127.0.0.1:\(port)")) {
             try await client.get(request("http://127.0.0.1:\(port)/v1/forecast"))
         }

@@ -167,9 +167,9 @@ import Synchronization
     }
 
     @Test func gpsdNotRunningFailsFastAndSaysHowToStartIt() async throws {
-        let harness = try await GPSDHarness.started(device: false)
-        let port = harness.port
-        harness.stop()
+        let closed = try ClosedPort()  // gpsd not running; held: no other test's server can take the port
+        defer { withExtendedLifetime(closed) {} }
+        let port = closed.port
         let started = ContinuousClock.now
         do {
             _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(port)).requestLocation(request(seconds: 120))

@@ -15,10 +15,14 @@ import HereWeatherHTTP
 
     /// Settings listing `services` in order, each pointed at `server` under its own prefix.
     func settings(_ services: [IPService], on server: FixtureServer, token: String? = nil) -> IPSettings {
+        settings(services, at: server.baseURL, token: token)
+    }
+
+    func settings(_ services: [IPService], at baseURL: String, token: String? = nil) -> IPSettings {
         var settings = IPSettings()
         settings.services = services
         for service in services {
-            settings.settings[service] = IPServiceSettings(service, baseURL: server.baseURL + "/" + service.rawValue,
+            settings.settings[service] = IPServiceSettings(service, baseURL: baseURL + "/" + service.rawValue,
                                                            token: service == .ipinfo ? token : nil)
         }
         return settings
@@ -145,10 +149,10 @@ import HereWeatherHTTP
     }
 
     @Test func connectionRefusedIsAReason() async throws {
-        let server = try FixtureServer(routes: [:])
-        let ip = provider([.ipwhois], on: server)
-        let port = server.port
-        server.stop()
+        let closed = try ClosedPort()  // held to the end: no other test's server can take the port
+        defer { withExtendedLifetime(closed) {} }
+        let ip = IPLocationProvider(settings: settings([.ipwhois], at: closed.baseURL), http: CurlHTTPClient())
+        let port = closed.port
         let reasons = await failureReasons { try await ip.requestLocation(request()) }
         #expect(reasons == ["ipwho.is: connection refused by 127.0.0.1:\(port)"])
     }

@@ -146,11 +146,10 @@ import HereWeatherHTTP
     }
 
     @Test func unreachableServiceErrorsNameTheHostOnly() async throws {
-        let server = try FixtureServer(routes: [:])
-        let url = server.baseURL
-        server.stop()
+        let closed = try ClosedPort()  // held to the end: no other test's server can take the port
+        defer { withExtendedLifetime(closed) {} }
         do {
-            _ = try await PirateWeatherWeatherProvider(baseURL: url, apiKey: Self.canary, http: CurlHTTPClient())
+            _ = try await PirateWeatherWeatherProvider(baseURL: closed.baseURL, apiKey: Self.canary, http: CurlHTTPClient())
                 .report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {

@@ -78,11 +78,16 @@ extension ChildProcess {
         var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
+    /// The default bound of a child run to its end: ten minutes, more than a cold `swift build`
+    /// here takes, less than the watchdog's limit for the whole suite (a hung child fails its
+    /// test, named, instead of hanging the run).
+    static let longestChild: Duration = .seconds(600)
+
     /// Runs `arguments` to its end with stdout and stderr captured (stderr into stdout with
     /// `mergingErrors`), killing its group after `limit`. Blocks: call it through
     /// `BlockingCall.run`, or use `finished`.
     static func run(_ arguments: [String], environment: [String: String], directory: String? = nil,
-                    stdin: Descriptor = .null, mergingErrors: Bool = false, limit: Duration? = nil) throws -> Finished {
+                    stdin: Descriptor = .null, mergingErrors: Bool = false, limit: Duration? = longestChild) throws -> Finished {
         let out = try ChildPipe()
         let err = mergingErrors ? nil : try ChildPipe()
         let started = ContinuousClock.now
@@ -110,7 +115,7 @@ extension ChildProcess {
 
     /// `run` on a thread of its own, for async tests.
     static func finished(_ arguments: [String], environment: [String: String], directory: String? = nil,
-                         stdin: Descriptor = .null, mergingErrors: Bool = false, limit: Duration? = nil) async throws -> Finished {
+                         stdin: Descriptor = .null, mergingErrors: Bool = false, limit: Duration? = longestChild) async throws -> Finished {
         try await BlockingCall.run {
             Result { try run(arguments, environment: environment, directory: directory, stdin: stdin,
                              mergingErrors: mergingErrors, limit: limit) }

@@ -31,5 +31,8 @@ final class ClosedPort: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
     }
 
+    /// `http://127.0.0.1:PORT`: a base URL whose every request is refused.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
     deinit { close(descriptor) }
 }

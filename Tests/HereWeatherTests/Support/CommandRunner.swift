@@ -42,12 +42,17 @@ struct CommandRunner: TemporaryHome {
     /// The child is waited for on a thread of its own: hundreds of these run in parallel, and
     /// blocking waits on the few cooperative threads would stall the tests whose point is a
     /// deadline.
-    /// A run still going after `killAfter` is killed (SIGKILL to its process group) and marked
+    /// A run still going after `killAfter` (two minutes unless told: no run is meant to take
+    /// more than a deadline of seconds) is killed (SIGKILL to its process group) and marked
     /// `killed`: a hung binary then fails its test instead of hanging the suite.
     func run(_ arguments: [String], environment extra: [String: String] = [:],
-             killAfter limit: Duration? = nil) async throws -> Result {
+             killAfter limit: Duration? = Self.longestRun) async throws -> Result {
         try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra, killAfter: limit) } }
     }
+
+    /// The default bound of one run (binary or in-process): far above any deadline a test
+    /// gives, far below the watchdog's limit for the whole suite.
+    static let longestRun: Duration = .seconds(120)
 
     private func runBlocking(_ arguments: [String], environment extra: [String: String],
                              killAfter limit: Duration?) throws -> Result {

@@ -37,9 +37,10 @@ struct InProcessCommand: TemporaryHome {
 
     /// Runs the command with `arguments` and extra `environment` values (over HOME, PATH and
     /// LANG, as `CommandRunner` sets them), on the live system unless `assembly` gives the
-    /// test's (`RunSystem.test`). A run still going after `killAfter` is left behind and
-    /// reported `killed`, so that a hung run fails its test instead of hanging the suite.
-    func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = nil,
+    /// test's (`RunSystem.test`). A run still going after `killAfter` (two minutes unless told)
+    /// is left behind and reported `killed`, so that a hung run fails its test and frees its
+    /// slot instead of hanging every queued run after it.
+    func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = CommandRunner.longestRun,
              terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
              standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .live) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
