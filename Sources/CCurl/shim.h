@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 /*
  * libcurl is opened on first use (dlopen), not linked: a run that answers from the cache, or
@@ -188,13 +189,17 @@ static inline bool hw_socket_is_idle(int socket) {
     return poll(&poller, 1, 0) == 0;
 }
 
-/* A socket offered to one transfer: `offered` until libcurl opens a socket to `peer`, then
- * `adopted` (libcurl owns and closes it from then on). */
+/* A transfer's sockets: one offered to it, `offered` until libcurl opens a socket to `peer`,
+ * then `adopted` (libcurl owns and closes it from then on); -1 when none. And the errno of a
+ * socket the system refused (0: none): libcurl then says only "could not connect", with no
+ * errno (CURLINFO_OS_ERRNO stays 0), which read as a network failure when the process was out
+ * of descriptors or memory. */
 typedef struct {
     int offered;
     int adopted;
     struct sockaddr_storage peer;
     socklen_t peer_length;
+    int refused_errno;
 } hw_curl_adoption;
 
 static inline bool hw_same_address(const struct sockaddr *a, const struct sockaddr_storage *b) {
@@ -218,7 +223,9 @@ static inline curl_socket_t hw_curl_open_socket(void *context, curlsocktype purp
         adoption->offered = -1;
         return adoption->adopted;
     }
-    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+    curl_socket_t opened = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+    if (opened == CURL_SOCKET_BAD) adoption->refused_errno = errno;
+    return opened;
 }
 
 static inline int hw_curl_socket_options(void *context, curl_socket_t socket, curlsocktype purpose) {
@@ -226,8 +233,9 @@ static inline int hw_curl_socket_options(void *context, curl_socket_t socket, cu
     return socket == adoption->adopted ? CURL_SOCKOPT_ALREADY_CONNECTED : CURL_SOCKOPT_OK;
 }
 
-/* Offers `adoption`'s socket to the transfer on `handle`. */
-static inline void hw_curl_offer_socket(CURL *handle, hw_curl_adoption *adoption) {
+/* Opens the sockets of the transfer on `handle` through `adoption`: its offered socket, if
+ * any, and the errno of one refused. */
+static inline void hw_curl_open_sockets_through(CURL *handle, hw_curl_adoption *adoption) {
     HW_CURL(curl_easy_setopt)(handle, CURLOPT_OPENSOCKETFUNCTION, hw_curl_open_socket);
     HW_CURL(curl_easy_setopt)(handle, CURLOPT_OPENSOCKETDATA, adoption);
     HW_CURL(curl_easy_setopt)(handle, CURLOPT_SOCKOPTFUNCTION, hw_curl_socket_options);

@@ -8,9 +8,12 @@ import Foundation
 
 /// `here-weather doctor`: what works, and what to fix.
 struct DoctorCommand: AsyncParsableCommand {
-    /// The checks as text at the report's width, or as JSON.
-    func show(_ checks: [Doctor.Check]) throws {
-        try Terminal.output(json ? Doctor.json(checks) : Doctor.render(checks, width: CommandContext.current.reportWidth))
+    /// The checks as text at the report's width in the run's characters (`TextCharset`: the
+    /// locale's, ASCII with `icons = "ascii"`), or as JSON.
+    func show(_ checks: [Doctor.Check], icons: GlyphSet = .emoji) throws {
+        let context = CommandContext.current
+        let charset = TextCharset.choose(environment: context.environment, icons: icons)
+        try Terminal.output(json ? Doctor.json(checks) : Doctor.render(checks, width: context.reportWidth, charset: charset))
     }
 
     static let configuration = CommandConfiguration(
@@ -78,7 +81,7 @@ struct DoctorCommand: AsyncParsableCommand {
             return geoClueMemory.note(remembered)
         }
         checks += await doctor.run()
-        try show(checks)
+        try show(checks, icons: settings.output.icons)
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 }

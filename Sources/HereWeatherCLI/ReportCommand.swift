@@ -97,13 +97,15 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = CommandContext.current.environment
         let output = try reportOutput()
-        var shown = Configuration.OutputSettings()
+        var shown = Configuration.OutputSettings().forLocale(environment)
         var spinner: Spinner?
         defer { spinner?.stop() }
         do {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
-            let settings = loaded.configuration
+            var settings = loaded.configuration
+            // The one place the run's character set is chosen (TextCharset): the locale and icons.
+            settings.output = settings.output.forLocale(environment)
             shown = settings.output
             let kind = provider?.value ?? settings.weather.provider
             let system = try location.verbosity.system(for: settings)

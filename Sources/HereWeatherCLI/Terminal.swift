@@ -35,11 +35,12 @@ enum Terminal {
         throw fail(OutputWriteError(reason: reason), json: false)
     }
 
-    /// Prints the text of a clean exit (help, the version, a completion script) on stdout and
-    /// returns the exit status: 0, or 74 when stdout cannot take it.
+    /// Prints the text of a clean exit (help, the version, a completion script) on stdout in
+    /// the locale's characters (`TextCharset.locale`: "°C" is "C" under `LANG=C`) and returns
+    /// the exit status: 0, or 74 when stdout cannot take it.
     static func finish(output text: String) -> Int32 {
         guard !text.isEmpty else { return ExitStatus.ok.rawValue }
-        do { try output(text) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
+        do { try output(TextCharset.locale(CommandContext.current.environment).fold(text)) } catch { return (error as? ExitCode)?.rawValue ?? ExitStatus.ioError.rawValue }
         return ExitStatus.ok.rawValue
     }
 
@@ -57,14 +58,16 @@ enum Terminal {
 
     /// Writes `line` to stderr as one line: control characters in any text it echoes (a city
     /// name, a path, a config value) become spaces (`ServiceText.printable`), so no text can
-    /// break the line or drive the terminal.
+    /// break the line or drive the terminal. In a locale that is not UTF-8 the line is ASCII
+    /// (`TextCharset.fold`).
     static func standardError(_ line: String) {
-        standardError(line, to: CommandContext.current.standardError)
+        let context = CommandContext.current
+        standardError(line, to: context.standardError, charset: TextCharset.locale(context.environment))
     }
 
     /// `standardError(_:)` to a given sink, for code that runs outside the run's tasks.
-    static func standardError(_ line: String, to sink: any OutputSink) {
-        _ = sink.write(ServiceText.printable(line) + "\n")
+    static func standardError(_ line: String, to sink: any OutputSink, charset: TextCharset = .utf8) {
+        _ = sink.write(charset.fold(ServiceText.printable(line)) + "\n")
     }
 
     /// Where a spinner draws: the run's stderr sink, captured now (the spinner redraws from a

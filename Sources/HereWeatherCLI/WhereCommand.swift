@@ -36,19 +36,20 @@ struct WhereCommand: AsyncParsableCommand {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let system = try location.verbosity.system(for: loaded.configuration)
+            let charset = loaded.configuration.output.forLocale(environment).charset
             let (provider, request) = try location.locationSetup(loaded, system: system, environment: environment)
             // The report's progress line, on the same terms: a terminal, output for people.
             if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: json,
                                         verbose: location.verbosity.verbose, environment: environment) {
                 let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(loaded.configuration)),
-                                      ascii: loaded.configuration.output.icons == .ascii,
+                                      ascii: charset == .ascii,
                                       output: Terminal.spinnerOutput())
                 started.start()
                 spinner = started
             }
             let fix = try await provider.requestLocation(request)
             spinner?.stop()
-            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix))
+            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix, charset: charset))
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw Terminal.fail(error, json: json)

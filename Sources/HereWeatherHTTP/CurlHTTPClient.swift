@@ -59,8 +59,14 @@ final class CurlTransfer: @unchecked Sendable {
     let origin: CurlOrigin?
     /// A connect-only transfer that opens a connection for a later request to `origin`.
     let isPreconnect: Bool
-    /// A preconnected socket offered to this request, until `release`.
-    var adoption: UnsafeMutablePointer<hw_curl_adoption>?
+    /// The sockets libcurl opens for this transfer (`hw_curl_open_sockets_through`): a
+    /// preconnected socket offered to it, until `release`, and the errno of a socket the
+    /// system refused (0: none).
+    let adoption: UnsafeMutablePointer<hw_curl_adoption> = {
+        let adoption = UnsafeMutablePointer<hw_curl_adoption>.allocate(capacity: 1)
+        adoption.initialize(to: hw_curl_adoption(offered: -1, adopted: -1, peer: sockaddr_storage(), peer_length: 0, refused_errno: 0))
+        return adoption
+    }()
     /// Whether the request was already sent again on a connection of its own.
     private(set) var connectedAfresh = false
 
@@ -73,8 +79,6 @@ final class CurlTransfer: @unchecked Sendable {
         self.isPreconnect = origin != nil
     }
 
-
-
     /// Starts over, to be sent again without an offered socket.
     func prepareToConnectAfresh() {
         connectedAfresh = true
@@ -84,7 +88,7 @@ final class CurlTransfer: @unchecked Sendable {
         receivedResponse = false
     }
 
-    deinit { adoption?.deallocate() }
+    deinit { adoption.deallocate() }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
@@ -119,7 +123,7 @@ final class CurlTransfer: @unchecked Sendable {
         headerList = nil
         // An offered socket libcurl did not take (it reused a connection, or connected to
         // another address) is closed; one it took, it closed.
-        if let adoption, adoption.pointee.offered >= 0 {
+        if adoption.pointee.offered >= 0 {
             _ = close(adoption.pointee.offered)
             adoption.pointee.offered = -1
         }
@@ -140,7 +144,6 @@ final class CurlTransfer: @unchecked Sendable {
     /// Sets the transfer's options on `handle`; false when libcurl refuses the URL.
     private func configure(_ handle: UnsafeMutableRawPointer, milliseconds: Int) -> Bool {
         if isPreconnect { return configureConnectOnly(handle, milliseconds: milliseconds) }
-        if let adoption, adoption.pointee.offered >= 0 { hw_curl_offer_socket(handle, adoption) }
         headerList = hw_curl_slist_append(headerList, "Accept: application/json")
         for header in request.headers {
             headerList = hw_curl_slist_append(headerList, "\(header.name): \(header.value)")
@@ -163,6 +166,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_string(handle, CURLOPT_CAPATH, trust.directory)
         _ = hw_curl_setopt_string(handle, CURLOPT_NOPROXY, CurlTransfer.noProxy)
         _ = hw_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        hw_curl_open_sockets_through(handle, adoption)
         // A transfer ended while its name lookup still runs must not wait for getaddrinfo on
         // the one loop thread (libcurl would join the resolver thread, stalling every other
         // transfer): the lookup thread is left to finish on its own (libcurl 7.87 or later).
@@ -206,7 +210,13 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT:
             var osError = 0
             _ = hw_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
-            return osError == Int(ECONNREFUSED) ? .connectionRefused(host) : .cannotConnect(host)
+            if osError == Int(ECONNREFUSED) { return .connectionRefused(host) }
+            // No socket: the system is out of descriptors or memory, not the network.
+            let refused = adoption.pointee.refused_errno
+            if refused == EMFILE || refused == ENFILE || refused == ENOMEM || refused == ENOBUFS {
+                return .noResources("cannot connect to \(host): " + ResourceShortage.reason(refused == ENOBUFS ? ENOMEM : refused))
+            }
+            return .cannotConnect(host)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
         // The request's own scheme is allowed (checked before the transfer), so after a
         // response this is its redirect to a scheme refused: plain http from https.

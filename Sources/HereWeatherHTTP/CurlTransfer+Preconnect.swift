@@ -28,14 +28,14 @@ extension CurlHTTPClient {
 extension CurlTransfer {
     /// Offers `socket` to the next handle made (libcurl takes it when it connects to its peer).
     func offer(_ socket: ParkedSocket) {
-        let adoption = self.adoption ?? UnsafeMutablePointer<hw_curl_adoption>.allocate(capacity: 1)
-        adoption.initialize(to: hw_curl_adoption(offered: socket.descriptor, adopted: -1, peer: socket.peer,
-                                                 peer_length: socket.peerLength))
-        self.adoption = adoption
+        adoption.pointee.offered = socket.descriptor
+        adoption.pointee.adopted = -1
+        adoption.pointee.peer = socket.peer
+        adoption.pointee.peer_length = socket.peerLength
     }
 
     /// Whether libcurl took the offered socket for this transfer.
-    var usesOfferedSocket: Bool { (adoption?.pointee.adopted ?? -1) >= 0 }
+    var usesOfferedSocket: Bool { adoption.pointee.adopted >= 0 }
 
     /// Whether a failure with `code` on an offered socket should be tried once more on a
     /// connection of its own: the socket died between its check and the handshake (the

@@ -209,24 +209,8 @@ import Testing
     }
 }
 
-/// `Fixtures/tls/count-ca-loads.c`, built once per test run with the toolchain's clang (or cc).
+/// `Fixtures/tls/count-ca-loads.c`, built once per test run (`PreloadLibrary`).
 enum CALoadCounter {
-    /// The library's path; the first call builds it, on a thread of its own (the compiler
-    /// takes seconds, which must not hold one of the few cooperative threads).
-    static func library() async throws -> String { try await BlockingCall.run { built } }
-
-    private static let built: Result<String, Error> = Result {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-count-ca-loads-\(getpid()).so").path
-        let compilers = ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":").map { "\($0)/clang" }
-            + ["/usr/bin/cc", "/usr/bin/clang"]
-        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "no C compiler (clang or cc) to build count-ca-loads.c"])
-        }
-        let run = try ChildProcess.run([compiler, "-shared", "-fPIC", "-O1", "-o", output, Fixtures.url("tls/count-ca-loads.c").path, "-ldl"],
-                                       environment: ProcessInfo.processInfo.environment, mergingErrors: true)
-        guard run.termination == .exited(0) else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(compiler) could not build count-ca-loads.c: \(run.stdoutText)"])
-        }
-        return output
-    }
+    /// The library's path; the first call builds it.
+    static func library() async throws -> String { try await PreloadLibrary.built("tls/count-ca-loads.c") }
 }

@@ -98,6 +98,51 @@ import Testing
                 == "Cannot reach Open-Meteo: \(ResourceShortage.thread(EAGAIN)). \(ResourceShortage.advice)")
     }
 
+    /// Out of descriptors, memory or threads, an IP lookup names the resource and the next
+    /// step, never "check the network": the network was never tried (before, every failure
+    /// of the lookup ended in "Check the network connection and try again later").
+    @Test(arguments: [EMFILE, ENFILE, ENOMEM, EAGAIN])
+    func anIPLookupShortOfResourcesSaysWhichAndWhatToDo(code: Int32) async throws {
+        var settings = IPSettings()
+        settings.services = [.ipinfo, .ipwhois]
+        let shortage = HTTPError.noResources(ResourceShortage.thread(code))
+        let provider = IPLocationProvider(settings: settings, http: RefusingHTTPClient(error: shortage))
+        let error = await #expect(throws: LocationError.self) {
+            try await provider.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5)))
+        }
+        let message = try #require(error).message
+        #expect(message == "No IP location: ipinfo.io: \(ResourceShortage.thread(code)); ipwho.is: \(ResourceShortage.thread(code)). "
+                + ResourceShortage.advice)
+        #expect(!message.contains("network"), "\(message)")
+        // Any other failure still points at the network.
+        let refused = IPLocationProvider(settings: settings, http: RefusingHTTPClient(error: .connectionRefused("ipinfo.io")))
+        let other = await #expect(throws: LocationError.self) {
+            try await refused.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5)))
+        }
+        #expect(try #require(other).message.contains("Check the network connection"))
+    }
+
+    /// The process: an IP lookup whose socket the system refuses (`Fixtures/faults/
+    /// refuse-sockets.c`: EMFILE, ENFILE, ENOMEM) says which resource ran out and what to do.
+    /// Before: "could not connect to 127.0.0.1:PORT. Check the network connection and try
+    /// again later", about a network that was never tried.
+    @Test(arguments: [EMFILE, ENFILE, ENOMEM])
+    func aRefusedSocketIsSaidAsTheShortageItIs(code: Int32) async throws {
+        let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
+        defer { server.stop() }
+        let runner = try CommandRunner()
+        defer { try? FileManager.default.removeItem(at: runner.home) }
+        try runner.writeConfig(ProviderSetup.ipLocation(server.baseURL))
+        let result = try await runner.run(["where", "--timeout", "5"], environment: [
+            "LD_PRELOAD": try await PreloadLibrary.built("faults/refuse-sockets.c"), "HW_SOCKET_ERRNO": String(code),
+        ], killAfter: .seconds(30))
+        #expect(!result.killed)
+        #expect(result.status == ExitStatus.noLocation.rawValue, "\(result.stderr)")
+        #expect(server.requests.isEmpty, "no socket, no request")
+        #expect(result.stderr == "here-weather: No IP location: ipinfo.io: cannot connect to 127.0.0.1:\(server.port): "
+                + ResourceShortage.reason(code) + ". " + ResourceShortage.advice + "\n")
+    }
+
     /// HOME and everything under it to `id`.
     static func give(_ path: String, to id: UInt32) throws {
         guard lchown(path, id, id) == 0 else { throw POSIXError(.EPERM) }
@@ -105,5 +150,15 @@ import Testing
         while let relative = walker?.nextObject() as? String {
             lchown(path + "/" + relative, id, id)
         }
+    }
+}
+
+/// An HTTP client that fails every request with `error`, before any network I/O (as libcurl
+/// does when the system refuses it a thread or a descriptor).
+struct RefusingHTTPClient: HTTPClient {
+    let error: HTTPError
+
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw error
     }
 }

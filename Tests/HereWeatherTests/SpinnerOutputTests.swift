@@ -40,7 +40,8 @@ import Glibc
             _ = "Allow?".withCString { write(terminal.slave, $0, 6) }
         }
         spinner.stop()
-        #expect(try terminal.screen() == Spinner.clearLine + "| waiting…" + Spinner.clearLine + "Allow?")
+        // ASCII frames draw an ASCII message: "…" is "..." (TextCharset).
+        #expect(try terminal.screen() == Spinner.clearLine + "| waiting..." + Spinner.clearLine + "Allow?")
     }
 
     @Test func policy() {

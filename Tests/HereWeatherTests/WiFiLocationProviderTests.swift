@@ -261,6 +261,44 @@ import HereWeatherWiFi
         #expect(server.receivedRequests.count == 3)
     }
 
+    /// Reading a crowd took the whole timeout (10,000 access points from a slow
+    /// NetworkManager): the service is not asked, and the message blames the reading, not the
+    /// service. Before: "No Wi-Fi positioning from 127.0.0.1: ... did not answer in time" about
+    /// a server that had received no request.
+    @Test func aScanThatTookTheTimeoutAsksNoService() async throws {
+        let server = try Self.geolocateServer()
+        let request = Self.request(seconds: 1)
+        let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
+                                            scanner: SlowCrowd(untilTheDeadline: true), http: CurlHTTPClient())
+        await #expect(throws: WiFiError.noTimeLeftToAsk(service: "127.0.0.1", seen: 30, seconds: 1)) {
+            try await provider.requestLocation(request)
+        }
+        #expect(server.receivedRequests.isEmpty)
+        #expect(WiFiError.noTimeLeftToAsk(service: "127.0.0.1", seen: 30, seconds: 2).message
+                == "No Wi-Fi positioning: reading the 30 access points NetworkManager lists took the 2 s timeout, so nothing was sent to 127.0.0.1. Try a longer --timeout (or [location] timeout).")
+        // With time left, the same crowd is sent.
+        let quick = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
+                                         scanner: SlowCrowd(untilTheDeadline: false), http: CurlHTTPClient())
+        _ = try await quick.requestLocation(Self.request(seconds: 30))
+        #expect(server.receivedRequests.count == 1)
+    }
+
+    /// 30 access points, read at once or only at the deadline (as a slow NetworkManager's
+    /// crowd was: the wait is the scan's own deadline, bounded).
+    struct SlowCrowd: AccessPointScanner {
+        let untilTheDeadline: Bool
+
+        func isPresent() async -> Bool { true }
+
+        func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
+            if untilTheDeadline { try await Task.sleep(until: deadline) }
+            return (0..<30).map { index in
+                AccessPoint(macAddress: String(format: "f4:94:5f:76:4b:%02x", index), ssid: Array("crowd-\(index)".utf8),
+                            strength: 40 + index, frequency: 2437, age: 1)
+            }
+        }
+    }
+
     @Test func aPlainHTTPServiceIsRefusedBeforeAnyScan() async throws {
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: "http://geolocate.example.org/v1/geolocate"),
                                             scanner: NetworkManagerScanner(address: "unix:path=/nonexistent"), http: CurlHTTPClient())

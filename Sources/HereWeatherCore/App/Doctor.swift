@@ -108,13 +108,14 @@ public struct Doctor: Sendable {
 
     /// The report as aligned text that fits `width` columns (the report's width rule:
     /// `COLUMNS`, else the terminal's, else 80): a long detail is wrapped under itself, so the
-    /// name and status columns stay clear.
-    public static func render(_ checks: [Check], width: Int = TerminalWidth.standard) -> String {
+    /// name and status columns stay clear. Every character is in `charset` (details are
+    /// folded before they are wrapped).
+    public static func render(_ checks: [Check], width: Int = TerminalWidth.standard, charset: TextCharset = .utf8) -> String {
         let nameWidth = checks.map { TextWidth.columns($0.name) }.max() ?? 0
         let indent = nameWidth + 2 + 4 + 2
         let room = max(TerminalWidth.minimum - indent, width - indent)
         return checks.flatMap { check in
-            let lines = wrapKeepingWords(check.detail, room)
+            let lines = wrapKeepingWords(charset.fold(check.detail), room)
             let first = TextWidth.pad(check.name, nameWidth) + "  " + TextWidth.pad(check.status.rawValue.uppercased(), 4) + "  "
             return [(first + (lines.first ?? "")).trimmingSuffixSpaces]
                 + lines.dropFirst().map { String(repeating: " ", count: indent) + $0 }

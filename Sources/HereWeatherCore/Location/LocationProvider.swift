@@ -65,6 +65,9 @@ public enum LocationError: UserFacingError, Equatable {
     case nmeaUnreadable(path: String, reason: String)
     /// Every IP-lookup service failed; `reasons` has one "service: reason" per service, in order.
     case ipLookupFailed(reasons: [String])
+    /// Every IP-lookup service failed, and at least one because the system refused a
+    /// descriptor, memory or a thread (`ResourceShortage`): the network was not what failed.
+    case ipLookupShortOfResources(reasons: [String])
 
     public var message: String {
         switch self {
@@ -112,6 +115,8 @@ public enum LocationError: UserFacingError, Equatable {
                 return "No IP location: \(ConfigKey.ipServices) is empty. List at least one, e.g. services = [\"ipinfo\"], or set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude)))."
             }
             return "No IP location: " + reasons.joined(separator: "; ") + ". Check the network connection and try again later, list other services in \(ConfigKey.ipServices), or set a fixed location (\(ConfigKey.both(.fixedLatitude, .fixedLongitude)))."
+        case .ipLookupShortOfResources(let reasons):
+            return "No IP location: " + reasons.joined(separator: "; ") + ". " + ResourceShortage.advice
         }
     }
 

@@ -41,7 +41,7 @@ public struct FailureLine: Sendable, Equatable {
     /// The line for `error` as `[output]` asks for it (its `format_error`, else the default).
     public static func render(_ error: any UserFacingError, output: Configuration.OutputSettings) -> String {
         let format = output.formatError ?? (try? FailureLine(defaultFormat))
-        return format?.render(error, icons: output.icons) ?? words(error)
+        return output.charset.fold(format?.render(error, icons: output.icons) ?? words(error))
     }
 
     /// A few words for a bar, by exit status. Location switched off is "location off"; a

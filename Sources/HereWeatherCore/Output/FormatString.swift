@@ -108,7 +108,8 @@ public struct FormatString: Sendable, Equatable {
     /// The format filled in from `fields`. A stale report never looks fresh: without `%O` in
     /// the format, its marker ("(offline 3 h)") is added at the end.
     public func render(_ fields: ReportFields) -> String {
-        let text = PercentCodes.render(tokens) { fields.value($0) }
+        // The format's own text is the user's; in ASCII it is folded like the rest.
+        let text = fields.charset.fold(PercentCodes.render(tokens) { fields.value($0) })
         guard fields.report.freshness.stale, !marksStaleness else { return text }
         return text + " " + fields.staleMarker
     }

@@ -36,18 +36,19 @@ enum Formatting {
         value.map { ($0 * 100).rounded() / 100 }
     }
 
-    /// "27.9506°N, 82.4572°W".
-    static func coordinate(_ coordinate: Coordinate) -> String {
-        let latitude = fixed(abs(coordinate.latitude), 4) + "°" + (coordinate.latitude < 0 ? "S" : "N")
-        let longitude = fixed(abs(coordinate.longitude), 4) + "°" + (coordinate.longitude < 0 ? "W" : "E")
+    /// "27.9506°N, 82.4572°W" ("27.9506N, 82.4572W" in ASCII).
+    static func coordinate(_ coordinate: Coordinate, _ charset: TextCharset = .utf8) -> String {
+        let latitude = fixed(abs(coordinate.latitude), 4) + charset.degree + (coordinate.latitude < 0 ? "S" : "N")
+        let longitude = fixed(abs(coordinate.longitude), 4) + charset.degree + (coordinate.longitude < 0 ? "W" : "E")
         return latitude + ", " + longitude
     }
 
-    /// "±1 km", "±25 m", "accuracy unknown".
-    static func accuracy(_ metres: Double?) -> String {
+    /// "±1 km", "±25 m" ("+/-25 m" in ASCII), "accuracy unknown".
+    static func accuracy(_ metres: Double?, _ charset: TextCharset = .utf8) -> String {
         guard let metres else { return "accuracy unknown" }
-        if metres >= 1000 { return "±" + fixed(metres / 1000, metres < 10_000 ? 1 : 0).replacing(".0", with: "") + " km" }
-        return "±" + fixed(metres, 0) + " m"
+        let sign = charset.plusMinus
+        if metres >= 1000 { return sign + fixed(metres / 1000, metres < 10_000 ? 1 : 0).replacing(".0", with: "") + " km" }
+        return sign + fixed(metres, 0) + " m"
     }
 
     /// "Sun 22 Nov" for a local `YYYY-MM-DD`.

@@ -28,6 +28,9 @@ public struct HourlyChart: Sendable {
         self.ascii = ascii
     }
 
+    /// The characters the chart is drawn in: ASCII with `ascii`.
+    var charset: TextCharset { ascii ? .ascii : .utf8 }
+
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     static let asciiLevels: [Character] = ["_", ",", "-", "~", "=", "+", "*", "#"]
     static let labelWidth = 9
@@ -50,7 +53,7 @@ public struct HourlyChart: Sendable {
         let temperatureBars = temperatures.map { value in
             cell(value.map { high > low ? ($0 - low) / (high - low) : 0.5 }, width: width, levels: levels)
         }.joined()
-        let symbol = report.units.temperatureSymbol
+        let symbol = charset.temperatureSymbol(report.units)
         let temperatureNote = known.isEmpty ? "no temperatures"
             : "\(Formatting.fixed(low, 1)) to \(Formatting.fixed(high, 1)) \(symbol)"
 
@@ -76,7 +79,8 @@ public struct HourlyChart: Sendable {
             Row(label: TextWidth.pad("Precip", Self.labelWidth), bars: chanceBars, note: notesFit ? " " + precipitationNote : ""),
         ]
         if notesFit { return rows }
-        let noteLines = TextWidth.flow(["Temp \(temperatureNote)", "Precip \(precipitationNote)"], separator: " · ", width: columns)
+        let noteLines = TextWidth.flow(["Temp \(temperatureNote)", "Precip \(precipitationNote)"], separator: charset.separator,
+                                       width: columns, ellipsis: charset.ellipsis)
         return rows + noteLines.map { Row(label: "", bars: "", note: $0) }
     }
 

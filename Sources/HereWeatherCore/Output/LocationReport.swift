@@ -7,11 +7,11 @@ import HereWeatherPlaces
 
 /// `here-weather where`: the location only, like GeoClue's where-am-i.
 public enum LocationReport {
-    /// Aligned "Label: value" lines.
-    public static func text(_ location: Location, now: Date = Date()) -> String {
+    /// Aligned "Label: value" lines, every character in `charset`.
+    public static func text(_ location: Location, now: Date = Date(), charset: TextCharset = .utf8) -> String {
         var rows: [(String, String)] = [
-            ("Latitude", Formatting.fixed(location.coordinate.latitude, 6) + "°"),
-            ("Longitude", Formatting.fixed(location.coordinate.longitude, 6) + "°"),
+            ("Latitude", Formatting.fixed(location.coordinate.latitude, 6) + charset.degree),
+            ("Longitude", Formatting.fixed(location.coordinate.longitude, 6) + charset.degree),
             ("Accuracy", accuracyText(location)),
         ]
         if let altitude = location.altitude { rows.append(("Altitude", Formatting.fixed(altitude, 1) + " m")) }
@@ -26,7 +26,8 @@ public enum LocationReport {
         let width = rows.map(\.0.count).max() ?? 0
         var lines = rows.map { TextWidth.pad($0.0 + ":", width + 1) + " " + $0.1 }
         if let note = ReceiverClock.note(for: location) { lines.append("Note: " + note) }
-        return lines.joined(separator: "\n")
+        // The labels are ASCII, so folding the values (a place name) keeps them aligned.
+        return charset.fold(lines.joined(separator: "\n"))
     }
 
     /// `--verbose` lines on the location's time: "location: Time: ...; Age: ...; Receiver time: ...",

@@ -29,13 +29,16 @@ public struct ReportFields: Sendable {
     /// The place: the location's name, the provider's (with its country), the nearest
     /// populated place ("near Tampa, Florida, US (3 km NE)"), or the coordinates.
     public var place: String {
-        if let name = location.name { return name }
+        if let name = location.name { return charset.fold(name) }
         if let name = report.placeName {
-            return report.country.map { "\(name), \($0)" } ?? name
+            return charset.fold(report.country.map { "\(name), \($0)" } ?? name)
         }
-        if let nearby = location.nearbyPlace { return nearby.text }
-        return Formatting.coordinate(location.coordinate)
+        if let nearby = location.nearbyPlace { return charset.fold(nearby.text) }
+        return Formatting.coordinate(location.coordinate, charset)
     }
+
+    /// The characters the fields are in (`TextCharset`, from `output`).
+    public var charset: TextCharset { output.charset }
 
     /// The condition's glyph in the configured set, day or night.
     public var glyph: String { report.current.condition.glyph(output.icons, isDay: report.current.isDay) }
@@ -45,7 +48,8 @@ public struct ReportFields: Sendable {
 
     /// The provider's words for the condition ("Mainly clear"), else the vocabulary's.
     public var conditionWords: String {
-        report.current.description.isEmpty ? report.current.condition.words.capitalizedFirst : report.current.description
+        report.current.description.isEmpty ? report.current.condition.words.capitalizedFirst
+            : charset.fold(report.current.description)
     }
 
     public var temperature: String { compactTemperature(report.current.temperature) }
@@ -56,7 +60,7 @@ public struct ReportFields: Sendable {
         guard let speed = report.current.windSpeed else { return Self.missing }
         let text = Formatting.fixed(speed, 1) + report.units.speedSymbol
         let direction = report.current.windDirection
-        if output.icons == .ascii {
+        if charset == .ascii {
             return Formatting.compass(direction).map { "\($0) \(text)" } ?? text
         }
         return (Formatting.windArrow(direction) ?? "") + text
@@ -80,7 +84,7 @@ public struct ReportFields: Sendable {
     public var sunset: String { clock(report.current.sunset) ?? Self.missing }
 
     /// Where the location came from: `Provenance.text`.
-    public var provenance: String { Provenance.text(location, now: now) }
+    public var provenance: String { Provenance.text(location, now: now, charset: charset) }
 
     /// How old the weather data is: "now", "5 min", "3 h".
     public var age: String { Formatting.age(report.freshness.ageSeconds) }
@@ -93,7 +97,7 @@ public struct ReportFields: Sendable {
     }
 
     /// The weather alerts in a few words ("Small Craft Advisory +1"); "" when there are none.
-    public var alerts: String { AlertText.short(report.alerts) }
+    public var alerts: String { charset.fold(AlertText.short(report.alerts)) }
 
     /// A time at the report's offset on the configured clock.
     public func clock(_ date: Date?) -> String? {
@@ -101,6 +105,6 @@ public struct ReportFields: Sendable {
     }
 
     func compactTemperature(_ value: Double?) -> String {
-        value.map { Formatting.fixed($0, 1) + report.units.temperatureSymbol } ?? Self.missing
+        value.map { Formatting.fixed($0, 1) + charset.temperatureSymbol(report.units) } ?? Self.missing
     }
 }

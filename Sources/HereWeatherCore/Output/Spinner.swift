@@ -32,11 +32,14 @@ public final class Spinner: Sendable {
     private let state: Mutex<State>
     private let output: @Sendable (String) -> Void
     private let frames: [String]
+    /// The characters drawn: ASCII frames and messages with `ascii`.
+    private let charset: TextCharset
 
     /// A spinner showing `message` through `output` (the run's stderr sink); nothing is drawn
     /// until `start()`.
     public init(_ message: String, ascii: Bool = false, output: @escaping @Sendable (String) -> Void) {
-        state = Mutex(State(message: message))
+        charset = ascii ? .ascii : .utf8
+        state = Mutex(State(message: charset.fold(message)))
         self.output = output
         frames = ascii ? Self.asciiFrames : Self.unicodeFrames
     }
@@ -60,7 +63,8 @@ public final class Spinner: Sendable {
 
     /// Shows `message` from the next frame on.
     public func update(_ message: String) {
-        state.withLock { $0.message = message }
+        let folded = charset.fold(message)
+        state.withLock { $0.message = folded }
     }
 
     /// Stops redrawing and erases the line if anything was drawn. Safe to call twice.

@@ -19,10 +19,11 @@ extension TextReport {
     func alertDetail(_ alert: WeatherAlert) -> [String] {
         guard let detail = AlertText.detail(alert) else { return [] }
         let indent = style.glyphs ? 4 : 2
-        var wrapped = TextWidth.wrap(detail, max(1, style.width - indent))
+        let ellipsis = charset.ellipsis
+        var wrapped = TextWidth.wrap(charset.fold(detail), max(1, style.width - indent), ellipsis: ellipsis)
         if wrapped.count > 3 {
             wrapped = Array(wrapped.prefix(3))
-            wrapped[2] = TextWidth.cut(wrapped[2] + " …", max(1, style.width - indent))
+            wrapped[2] = TextWidth.cut(wrapped[2] + " " + ellipsis, max(1, style.width - indent), ellipsis: ellipsis)
         }
         return wrapped.map { style.dim(String(repeating: " ", count: indent) + $0) }
     }

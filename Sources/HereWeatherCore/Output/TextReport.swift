@@ -23,20 +23,24 @@ public struct TextReport: Sendable {
     }
 
     /// The place: the location's name, the provider's, or the coordinates.
-    var placeName: String { ReportFields(location: location, report: report).place }
+    var placeName: String { ReportFields(location: location, report: report, output: output).place }
+
+    /// The characters the report is drawn in (`TextCharset`, from `output`).
+    var charset: TextCharset { output.charset }
 
     /// The report lines (no trailing newline), each at most `style.width` columns. On a
     /// terminal (`style.chart`) the hourly table comes with a chart of temperature and
-    /// precipitation above it.
+    /// precipitation above it. Every character is in `charset`.
     public func render(hourly: Bool = false, daily: Bool = false) -> String {
         var lines = summary()
         if hourly && style.chart && !report.hourly.isEmpty {
-            let chart = HourlyChart(report: report, clock: output.clock, ascii: output.icons == .ascii)
+            let chart = HourlyChart(report: report, clock: output.clock, ascii: charset == .ascii)
             lines += [""] + chart.lines(width: style.width).map { (style.dim($0.label) + $0.bars + style.dim($0.note)).trimmingSuffixSpaces }
         }
         if hourly { lines += [""] + hourlyTable() }
         if daily { lines += [""] + dailyTable() }
-        return lines.joined(separator: "\n")
+        // Everything drawn is in the set already; this only catches text that came in unfolded.
+        return charset.fold(lines.joined(separator: "\n"))
     }
 
     func summary() -> [String] {
@@ -45,18 +49,20 @@ public struct TextReport: Sendable {
         let width = style.width
         // A named fixed location is already the place shown: say only how it was had.
         let origin = location.source == .fixed && location.name != nil
-            ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy) : Provenance.text(location)
+            ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy, charset)
+            : Provenance.text(location, charset: charset)
         var lines = headline(origin: "(\(origin))")
         if report.freshness.stale {
-            lines.append(TextWidth.cut("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago", width))
+            lines.append(TextWidth.cut("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago", width,
+                                       ellipsis: charset.ellipsis))
         }
 
-        var sky = current.description.isEmpty ? current.condition.rawValue : current.description
+        var sky = charset.fold(current.description.isEmpty ? current.condition.rawValue : current.description)
         if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
         var temperature = temperatureText(current.temperature) ?? "temperature unknown"
         temperature = style.temperature(temperature, celsius: celsius(current.temperature))
         lines += TextWidth.flow([sky, temperature, temperatureText(current.feelsLike).map { "feels like \($0)" } ?? ""],
-                                separator: ", ", width: width)
+                                separator: ", ", width: width, ellipsis: charset.ellipsis)
 
         var details: [String] = []
         if let wind = windText(speed: current.windSpeed, direction: current.windDirection) {
@@ -66,7 +72,7 @@ public struct TextReport: Sendable {
         }
         if let humidity = current.humidity { details.append("Humidity \(Formatting.fixed(humidity, 0))%") }
         if let pressure = current.pressure { details.append("Pressure \(Formatting.fixed(pressure, 0)) hPa") }
-        lines += TextWidth.flow(details, separator: " · ", width: width)
+        lines += TextWidth.flow(details, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
 
         var more: [String] = [precipitationText(current.precipitation)]
         if let low = temperatureText(current.temperatureMin), let high = temperatureText(current.temperatureMax) {
@@ -74,14 +80,14 @@ public struct TextReport: Sendable {
         }
         // Sunrise and sunset stay together on one line.
         more.append([clock(current.sunrise).map { "Sunrise \($0)" }, clock(current.sunset).map { "Sunset \($0)" }]
-            .compactMap { $0 }.joined(separator: " · "))
-        lines += TextWidth.flow(more, separator: " · ", width: width)
+            .compactMap { $0 }.joined(separator: charset.separator))
+        lines += TextWidth.flow(more, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
         if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
-            lines += TextWidth.wrap(nowcast.sentence, width) + [style.dim(nowcast.bars(width: width))]
+            lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
         }
         for alert in report.alerts {
             lines += hanging(style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: ",
-                             AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock))
+                             charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock)))
             lines += alertDetail(alert)
         }
         let observed = clock(current.time) ?? ""
@@ -91,8 +97,8 @@ public struct TextReport: Sendable {
             let age = Formatting.age(report.freshness.ageSeconds)
             source += age == "now" ? ", cached just now" : ", cached \(age) ago"
         }
-        lines += TextWidth.wrap(source, width).map(style.dim)
-        if let replay = replayNote { lines += TextWidth.wrap(replay, width).map(style.dim) }
+        lines += TextWidth.wrap(source, width, ellipsis: charset.ellipsis).map(style.dim)
+        if let replay = replayNote { lines += TextWidth.wrap(replay, width, ellipsis: charset.ellipsis).map(style.dim) }
         return lines
     }
 
@@ -103,13 +109,14 @@ public struct TextReport: Sendable {
         if TextWidth.columns(placeName) + 1 + TextWidth.columns(origin) <= width {
             return [style.bold(placeName) + style.dim(" " + origin)]
         }
-        return [style.bold(TextWidth.cut(placeName, width))] + TextWidth.wrap(origin, width).map(style.dim)
+        return [style.bold(TextWidth.cut(placeName, width, ellipsis: charset.ellipsis))]
+            + TextWidth.wrap(origin, width, ellipsis: charset.ellipsis).map(style.dim)
     }
 
     /// `text` wrapped after `label` (in bold), its later lines indented under the text.
     func hanging(_ label: String, _ text: String) -> [String] {
         let indent = TextWidth.columns(label)
-        let wrapped = TextWidth.wrap(text, max(1, style.width - indent))
+        let wrapped = TextWidth.wrap(text, max(1, style.width - indent), ellipsis: charset.ellipsis)
         return wrapped.enumerated().map { index, line in
             (index == 0 ? style.bold(label) : String(repeating: " ", count: indent)) + line
         }
@@ -139,8 +146,9 @@ public struct TextReport: Sendable {
                   dropOrder: 0),
             .init("Sky", hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) },
                   short: style.glyphs ? hours.map { $0.condition.glyph(output.icons, isDay: $0.isDay) } : nil, dropOrder: 4),
-        ])
-        return [style.bold(TextWidth.cut(title, style.width))] + styledHeader(table.lines(width: style.width))
+        ], ellipsis: charset.ellipsis)
+        return [style.bold(TextWidth.cut(title, style.width, ellipsis: charset.ellipsis))]
+            + styledHeader(table.lines(width: style.width))
     }
 
     func dailyTable() -> [String] {
@@ -155,7 +163,7 @@ public struct TextReport: Sendable {
                   dropOrder: 1),
             .init("Sky", days.map { skyText($0.condition, $0.description, isDay: true) },
                   short: style.glyphs ? days.map { $0.condition.glyph(output.icons, isDay: true) } : nil, dropOrder: 4),
-        ])
+        ], ellipsis: charset.ellipsis)
         return [style.bold("Next \(report.daily.count) days")] + styledHeader(table.lines(width: style.width))
     }
 
@@ -165,7 +173,7 @@ public struct TextReport: Sendable {
     }
 
     func temperatureText(_ value: Double?) -> String? {
-        value.map { Formatting.fixed($0, 1) + " " + report.units.temperatureSymbol }
+        value.map { Formatting.fixed($0, 1) + " " + charset.temperatureSymbol(report.units) }
     }
 
     func windText(speed: Double?, direction: Double?, short: Bool = false) -> String? {
@@ -202,7 +210,7 @@ public struct TextReport: Sendable {
     }
 
     func skyText(_ condition: Condition, _ description: String, isDay: Bool?) -> String {
-        let words = description.isEmpty ? condition.rawValue : description
+        let words = charset.fold(description.isEmpty ? condition.rawValue : description)
         return style.glyphs ? condition.glyph(output.icons, isDay: isDay) + " " + words : words
     }
 

@@ -34,6 +34,8 @@ struct TextTable {
     static let freeMinimum = 16
 
     var columns: [Column]
+    /// What ends a cut cell: "…", or "..." in ASCII.
+    var ellipsis = "…"
 
     /// The table's lines, the header first (unstyled).
     func lines(width: Int) -> [String] {
@@ -61,7 +63,7 @@ struct TextTable {
             let cells = fixed.indices.map { index in
                 TextWidth.pad(Self.cell(fixed[index], row), widths[index])
             }
-            return (cells + [TextWidth.cut(Self.cell(free, row), room)]).joined(separator: Self.gap).trimmingSuffixSpaces
+            return (cells + [TextWidth.cut(Self.cell(free, row), room, ellipsis: ellipsis)]).joined(separator: Self.gap).trimmingSuffixSpaces
         }
     }
 

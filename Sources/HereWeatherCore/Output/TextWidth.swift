@@ -57,32 +57,34 @@ public enum TextWidth {
         return used >= width ? text : text + String(repeating: " ", count: width - used)
     }
 
-    /// `text` cut to at most `width` columns, ending in "…" when anything was cut. Plain text
-    /// only: a colour sequence would be counted by its characters.
-    public static func cut(_ text: String, _ width: Int) -> String {
+    /// `text` cut to at most `width` columns, ending in `ellipsis` ("…", or "..." in ASCII)
+    /// when anything was cut. Plain text only: a colour sequence would be counted by its
+    /// characters.
+    public static func cut(_ text: String, _ width: Int, ellipsis: String = "…") -> String {
         guard columns(text) > width else { return text }
         guard width > 0 else { return "" }
+        let mark = columns(ellipsis) <= width ? ellipsis : String(ellipsis.prefix(width))
         var kept = ""
         var used = 0
         for character in text {
             let size = columns(character)
-            if used + size > width - 1 { break }
+            if used + size > width - columns(mark) { break }
             kept.append(character)
             used += size
         }
-        return kept.trimmingSuffixSpaces + "…"
+        return kept.trimmingSuffixSpaces + mark
     }
 
     /// `text` wrapped at spaces into lines of at most `width` columns. A word longer than a
-    /// line is cut ("…").
-    public static func wrap(_ text: String, _ width: Int) -> [String] {
-        flow(text.split(separator: " ").map(String.init), separator: " ", width: width)
+    /// line is cut (`ellipsis`).
+    public static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
+        flow(text.split(separator: " ").map(String.init), separator: " ", width: width, ellipsis: ellipsis)
     }
 
     /// `items` joined by `separator` on as few lines as fit in `width` columns: an item that
     /// would pass the edge starts the next line (without the separator). An item wider than
-    /// a whole line is cut ("…"). Empty items are left out.
-    public static func flow(_ items: [String], separator: String, width: Int) -> [String] {
+    /// a whole line is cut (`ellipsis`). Empty items are left out.
+    public static func flow(_ items: [String], separator: String, width: Int, ellipsis: String = "…") -> [String] {
         var lines: [String] = []
         var line = ""
         for item in items where !item.isEmpty {
@@ -91,7 +93,7 @@ public enum TextWidth {
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            line = cut(item, width)
+            line = cut(item, width, ellipsis: ellipsis)
         }
         if !line.isEmpty { lines.append(line) }
         return lines

@@ -27,7 +27,8 @@ public enum WaybarReport {
     /// otherwise), the whole message is the `tooltip`, classes `error` and the error's code.
     public static func error(_ error: any UserFacingError,
                              output: Configuration.OutputSettings = Configuration.OutputSettings()) -> String {
-        line(text: FailureLine.render(error, output: output), tooltip: "here-weather: " + ServiceText.printable(error.message),
+        line(text: FailureLine.render(error, output: output),
+             tooltip: output.charset.fold("here-weather: " + ServiceText.printable(error.message)),
              classes: ["error", error.exitStatus.code], alt: "error")
     }
 
@@ -36,8 +37,8 @@ public enum WaybarReport {
         let current = fields.report.current
         var lines = [fields.place, "\(fields.glyph) \(fields.conditionWords)"]
         for alert in fields.report.alerts {
-            lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.line(alert, utcOffset: fields.report.utcOffset,
-                                                                                   clock: fields.output.clock))
+            lines.append(AlertText.mark(fields.output.icons) + " "
+                         + fields.charset.fold(AlertText.line(alert, utcOffset: fields.report.utcOffset, clock: fields.output.clock)))
         }
         var temperature = "Temperature \(fields.temperature)"
         if current.feelsLike != nil { temperature += ", feels like \(fields.feelsLike)" }
@@ -47,7 +48,7 @@ public enum WaybarReport {
         }
         if current.humidity != nil { lines.append("Humidity \(fields.humidity)") }
         if current.sunrise != nil || current.sunset != nil {
-            lines.append("Sunrise \(fields.sunrise) · Sunset \(fields.sunset)")
+            lines.append("Sunrise \(fields.sunrise)\(fields.charset.separator)Sunset \(fields.sunset)")
         }
         if let nowcast = fields.nowcastText {
             lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth)]
@@ -63,7 +64,7 @@ public enum WaybarReport {
             age += fields.age == "now" ? "updated now" : "\(fields.age) old"
         }
         lines.append(age)
-        return lines.joined(separator: "\n")
+        return fields.charset.fold(lines.joined(separator: "\n"))
     }
 
     /// The widest the nowcast's bar line is drawn in the tooltip.

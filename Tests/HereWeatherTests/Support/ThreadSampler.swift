@@ -4,7 +4,8 @@ import HereWeatherCore
 import Synchronization
 
 /// Watches the threads of a child process while it runs: the highest `Threads:` count in
-/// `/proc/PID/status` seen, sampling every few milliseconds on a thread of its own.
+/// `/proc/PID/status` seen, sampling every few milliseconds on a thread of its own, and the
+/// peak resident memory the kernel counted (`VmHWM:`, `peakResidentKiB`).
 ///
 /// The child is found by a tag in its environment (`environment`), so that the runner that
 /// starts it needs no change. Sampling can miss a short peak, never invent one: a count seen
@@ -12,7 +13,7 @@ import Synchronization
 final class ThreadSampler: @unchecked Sendable {
     let tag = "HERE_WEATHER_THREAD_SAMPLER=\(UUID().uuidString)"
     private let executable: String
-    private let state = Mutex<(peak: Int, pid: pid_t?, stopped: Bool)>((0, nil, false))
+    private let state = Mutex<(peak: Int, pid: pid_t?, stopped: Bool, resident: Int)>((0, nil, false, 0))
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts sampling processes that run `executable` with this sampler's tag.
@@ -33,6 +34,11 @@ final class ThreadSampler: @unchecked Sendable {
         return [parts[0]: parts[1]]
     }
 
+    /// The highest peak resident size seen, in KiB (0 if the child was never found): the
+    /// kernel's own high-water mark, so a short peak between samples is counted too, up to the
+    /// last sample before the child ended.
+    var peakResidentKiB: Int { state.withLock { $0.resident } }
+
     /// Stops sampling; the highest count seen (0 if the child was never found).
     func stop() async -> Int {
         state.withLock { $0.stopped = true }
@@ -42,7 +48,8 @@ final class ThreadSampler: @unchecked Sendable {
 
     private func sample() {
         if let pid = state.withLock({ $0.pid }) {
-            if let threads = Self.threads(of: pid) { state.withLock { $0.peak = max($0.peak, threads) } }
+            if let threads = Self.field("Threads:", of: pid) { state.withLock { $0.peak = max($0.peak, threads) } }
+            if let resident = Self.field("VmHWM:", of: pid) { state.withLock { $0.resident = max($0.resident, resident) } }
             return
         }
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
@@ -56,9 +63,10 @@ final class ThreadSampler: @unchecked Sendable {
         }
     }
 
-    private static func threads(of pid: pid_t) -> Int? {
+    /// The number in `/proc/PID/status`'s line `name` ("Threads:", "VmHWM:", whose "kB" is dropped).
+    private static func field(_ name: String, of pid: pid_t) -> Int? {
         guard let status = FileManager.default.contents(atPath: "/proc/\(pid)/status") else { return nil }
-        let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Threads:") }
-        return line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) }
+        let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name) }
+        return line.flatMap { Int($0.dropFirst(name.count).replacingOccurrences(of: "kB", with: "").trimmingCharacters(in: .whitespaces)) }
     }
 }

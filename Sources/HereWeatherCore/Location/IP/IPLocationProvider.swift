@@ -13,7 +13,8 @@ import Foundation
 /// of the time left (the last one all of it), so a service that hangs cannot starve the
 /// ones after it and the whole lookup ends by the deadline; services not reached in time
 /// are listed as such. When all fail, `LocationError.ipLookupFailed` lists each
-/// service's reason.
+/// service's reason (`ipLookupShortOfResources` when the system refused descriptors, memory
+/// or a thread: its advice is about the limit, not the network).
 ///
 /// Base URLs are checked before any request: plain `http://` is refused with a
 /// `ConfigError` (exit 78) unless the service's `allow_plain_http` is set or the host is a
@@ -59,6 +60,7 @@ public struct IPLocationProvider: LocationSourceProvider {
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         try validate()
         var reasons: [String] = []
+        var shortOfResources = false
         for (position, endpoint) in endpoints.enumerated() {
             try Task.checkCancellation()
             let name = endpoint.service.displayName
@@ -73,9 +75,12 @@ public struct IPLocationProvider: LocationSourceProvider {
                 return answer(fix, from: endpoint.service, for: request)
             case .failure(let failure):
                 reasons.append("\(name): \(failure.reason)")
+                shortOfResources = shortOfResources || failure.shortOfResources
             }
         }
-        throw LocationError.ipLookupFailed(reasons: reasons)
+        // Out of descriptors, memory or threads, the network was never tried: no advice to check it.
+        throw shortOfResources ? LocationError.ipLookupShortOfResources(reasons: reasons)
+            : LocationError.ipLookupFailed(reasons: reasons)
     }
 
     /// One service's answer, or why it gave none; a cancelled request throws `CancellationError`.
@@ -84,6 +89,7 @@ public struct IPLocationProvider: LocationSourceProvider {
         do {
             response = try await ServiceAnswer.send(endpoint.request(deadline: deadline), http: http) { $0 }
         } catch let error as HTTPError {
+            if case .noResources = error { return .failure(IPLookupFailure(reason: error.summary, shortOfResources: true)) }
             return .failure(IPLookupFailure(reason: error.summary))
         }
         return IPLookupResponse.read(response, from: endpoint)
@@ -102,4 +108,7 @@ public struct IPLocationProvider: LocationSourceProvider {
 /// Why one service gave no location: a short reason for the error line.
 struct IPLookupFailure: Error, Sendable, Equatable {
     var reason: String
+    /// The system refused a descriptor, memory or a thread (`HTTPError.noResources`): not a
+    /// failure of the network or the service.
+    var shortOfResources = false
 }

@@ -10,6 +10,9 @@ public enum WiFiError: UserFacingError, Equatable {
     case tooFewAccessPoints(summary: String)
     /// NetworkManager could not be asked (D-Bus trouble); `reason` says why.
     case scanFailed(reason: String)
+    /// Reading the `seen` access points took (nearly) all of the `seconds` timeout, so the
+    /// service was not asked.
+    case noTimeLeftToAsk(service: String, seen: Int, seconds: Double)
     /// The service does not know the networks around (HTTP 404).
     case notInDatabase(service: String)
     /// The service refused or failed (400, 403, 429, 5xx, no answer, a body without a location).
@@ -33,6 +36,8 @@ public enum WiFiError: UserFacingError, Equatable {
             return "No Wi-Fi positioning: \(summary); at least \(WiFiSelection.minimumNeeded) are needed, so nothing was sent. Try again where more Wi-Fi networks are in range, or use another source."
         case .scanFailed(let reason):
             return "No Wi-Fi positioning: cannot read the Wi-Fi networks from NetworkManager: \(reason)"
+        case .noTimeLeftToAsk(let service, let seen, let seconds):
+            return "No Wi-Fi positioning: reading the \(seen) access points NetworkManager lists took the \(JSONOutput.format(seconds)) s timeout, so nothing was sent to \(service). Try a longer --timeout (or [location] timeout)."
         case .notInDatabase(let service):
             return "No Wi-Fi positioning: the Wi-Fi networks around you are not in \(service)'s database (HTTP 404). Use another source, or set \(ConfigKey.wifiBaseURL) to another service."
         case .serviceFailed(let service, let reason):

@@ -64,6 +64,12 @@ public struct WiFiLocationProvider: LocationSourceProvider {
             return FixSelector.judgedAtOnce(fix, for: request, now: now)
         }
         try Task.checkCancellation()
+        // A crowd read from a slow NetworkManager can leave no time: a request sent now would
+        // blame a service that was never given the chance to answer. On the POST's own clock:
+        // the scan and the request keep real deadlines (the run's clock dates the answers).
+        guard ContinuousClock.now.duration(to: request.deadline) > Self.leastTimeToAsk else {
+            throw WiFiError.noTimeLeftToAsk(service: settings.host, seen: selection.seen, seconds: request.timeoutSeconds)
+        }
         let (coordinate, accuracy) = try await ask(selection.used, deadline: request.deadline)
         let answered = clock.date
         memory?.save(.init(coordinate: coordinate, accuracy: accuracy, timestamp: answered,
@@ -71,6 +77,9 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         return FixSelector.judgedAtOnce(location(coordinate, accuracy: accuracy, timestamp: answered, count: selection.used.count),
                                         for: request, now: answered)
     }
+
+    /// Below this much time left after the scan, the service is not asked.
+    static let leastTimeToAsk = Duration.milliseconds(50)
 
     /// POSTs the access points; the position and radius, or a `WiFiError`.
     func ask(_ accessPoints: [AccessPoint], deadline: ContinuousClock.Instant) async throws -> (Coordinate, Double) {
