@@ -316,6 +316,41 @@ import HereWeatherHTTP
         again.release()
     }
 
+    /// A lock another process holds for a moment is taken once it is free, on a clock that
+    /// stands still: the wait retries in real time, and only its limit is the run clock's.
+    /// Before, the wait slept on the run clock alone, and a test whose lock a child process
+    /// held for a moment (a test spawning a program holds a copy of every descriptor until its
+    /// exec) waited for a clock nobody moved, for good: a full run hung.
+    @Test func aLockHeldForAMomentByAnotherProcessIsTakenOnAStillClock() async throws {
+        let cache = cache, key = key
+        let path = cache.lockPath(for: key)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let holder = try ChildProcess(["/usr/bin/flock", "--exclusive", path, "/bin/sleep", "0.5"], environment: [:])
+        defer { _ = holder.terminate() }
+        // Until the child holds it.
+        let probe = try LockFile.open(path)
+        defer { close(probe) }
+        let end = ContinuousClock.now + .seconds(20)
+        while flock(probe, LOCK_EX | LOCK_NB) == 0 {
+            flock(probe, LOCK_UN)
+            guard ContinuousClock.now < end else { Issue.record("flock never took the lock"); return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let limit = clock.now + .seconds(10)
+        let waiter = Task { try await cache.lock(key, waitingUntil: limit) }
+        let done = OnceFlag()
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(30))
+            if done.claim() { waiter.cancel() }
+        }
+        defer { watchdog.cancel() }
+        let lock = try? await waiter.value
+        let inTime = done.claim()
+        #expect(inTime, "still waiting after 30 s of real time: the wait retried only on the run clock")
+        #expect(lock != nil)
+        lock?.release()
+    }
+
     /// `task`'s value, moving the clock on 50 ms whenever something sleeps on it (a lock's
     /// poll), for at most `limit` of real time.
     func advancingClock<T: Sendable>(until task: Task<T, any Error>, limit: Duration = .seconds(60)) async throws -> T {

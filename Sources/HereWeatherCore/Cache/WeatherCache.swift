@@ -102,8 +102,22 @@ public struct WeatherCache: Sendable {
                 close(descriptor)
                 throw .lockTimedOut(path: path)
             }
-            try? await clock.sleep(until: min(clock.now.advanced(by: pause), limit), tolerance: nil)
+            await Self.pause(pause, orUntil: min(clock.now.advanced(by: pause), limit), on: clock)
             pause = min(pause * 2, .milliseconds(50))
+        }
+    }
+
+    /// Returns after `pause` of real time, or once `clock` reaches `instant`, whichever comes
+    /// first. The lock is freed in real time (by another run, or by a child process that a
+    /// thread of this process is starting, which holds a copy of the descriptor until its
+    /// exec); the limit is the run clock's. On a clock that stands still until a test moves
+    /// it, a pause on that clock alone would never retry (seen: a test hung for good).
+    private static func pause(_ pause: Duration, orUntil instant: ContinuousClock.Instant, on clock: any RunClock) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(until: instant, tolerance: nil) }
+            group.addTask { try? await Task.sleep(for: pause) }
+            await group.next()
+            group.cancelAll()
         }
     }
 
