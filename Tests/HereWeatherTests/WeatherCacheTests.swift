@@ -325,12 +325,21 @@ import HereWeatherHTTP
         let cache = cache, key = key
         let path = cache.lockPath(for: key)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let holder = try ChildProcess(["/usr/bin/flock", "--exclusive", path, "/bin/sleep", "0.5"], environment: [:])
-        defer { _ = holder.terminate() }
-        // Until the child holds it.
+        // The other process holds the lock until its stdin ends (cat reads to the end).
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        for descriptor in ends { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let holder = try ChildProcess(["/usr/bin/flock", "--exclusive", path, "/bin/cat"], environment: [:], stdin: .use(ends[0]))
+        close(ends[0])
+        var release: Int32? = ends[1]
+        defer {
+            if let release { close(release) }
+            _ = holder.terminate()
+        }
+        // Until it holds it.
         let probe = try LockFile.open(path)
         defer { close(probe) }
-        let end = ContinuousClock.now + .seconds(20)
+        let end = ContinuousClock.now + .seconds(60)
         while flock(probe, LOCK_EX | LOCK_NB) == 0 {
             flock(probe, LOCK_UN)
             guard ContinuousClock.now < end else { Issue.record("flock never took the lock"); return }
@@ -344,6 +353,10 @@ import HereWeatherHTTP
             if done.claim() { waiter.cancel() }
         }
         defer { watchdog.cancel() }
+        // The waiter finds the lock held and waits; then the other process lets it go.
+        try await Task.sleep(for: .milliseconds(200))
+        if let descriptor = release { close(descriptor) }
+        release = nil
         let lock = try? await waiter.value
         let inTime = done.claim()
         #expect(inTime, "still waiting after 30 s of real time: the wait retried only on the run clock")
