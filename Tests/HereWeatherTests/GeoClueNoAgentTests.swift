@@ -11,19 +11,6 @@ import Testing
 @Suite struct GeoClueNoAgentTests {
     typealias ScriptedGeoClue = GeoClueAgentMemoryTests.ScriptedGeoClue
 
-    static func ipConfig(_ server: FixtureServer, gpsdPort: UInt16) -> String {
-        """
-        version = 1
-        [location.gpsd]
-        host = "127.0.0.1"
-        port = \(gpsdPort)
-        [location.ip]
-        services = ["ipinfo"]
-        [location.ip.ipinfo]
-        base_url = "\(server.baseURL)/ipinfo"
-        """
-    }
-
     static func allowGeoClueAndIP(home: URL) throws {
         try PermissionStore(path: home.path + "/.local/state/here-weather/permissions.toml").save([.geoclue: .allow, .ip: .allow])
     }
@@ -68,7 +55,7 @@ import Testing
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let nothing = try ClosedPort()
         let runner = try InProcessCommand()
-        try runner.writeConfig(Self.ipConfig(server, gpsdPort: nothing.port))
+        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
         let assembly = SystemAssembly.test(RunSystem.test(geoClue: { geoClue }))
@@ -114,7 +101,7 @@ import Testing
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let nothing = try ClosedPort()
         let runner = try InProcessCommand()
-        try runner.writeConfig(Self.ipConfig(server, gpsdPort: nothing.port))
+        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.notAllowed(reason: "'here-weather' disallowed, no agent for UID 1000")))
         let assembly = SystemAssembly.test(RunSystem.test(geoClue: { geoClue }))
@@ -148,7 +135,7 @@ import Testing
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let nothing = try ClosedPort()
         let runner = try CommandRunner()
-        try runner.writeConfig(Self.ipConfig(server, gpsdPort: nothing.port))
+        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
         try Self.allowGeoClueAndIP(home: runner.home)
         let state = Self.statePath(home: runner.home)
         let arguments = ["where", "--json", "--verbose", "--timeout", "4"]
