@@ -25,6 +25,21 @@ import HereWeatherHTTP
         return ""
     }
 
+    // MARK: Remembered location
+
+    /// FuzzRememberedLocation: a file with more decimals than the store writes read back
+    /// rounded to 6 (0.11 m, as every JSON number is written), which the target's invariant
+    /// called a different place. The place stays; and once saved it reads back exactly.
+    @Test func aRememberedLocationWithMoreDecimalsReadsBackRoundedAndThenStays() throws {
+        let file = #"{"version":1,"latitude":52.52437,"longitude":13.410535555555555555555,"accuracy_m":42,"timestamp":1764201600,"source":"wifi","access_points":7}"#
+        let location = try #require(LastLocationStore.decode(Array(file.utf8)))
+        let saved = try #require(LastLocationStore.decode(Array(LastLocationStore.encode(location).utf8)))
+        #expect(saved.coordinate.longitude == 13.410536)
+        #expect(abs(saved.coordinate.longitude - location.coordinate.longitude) <= 0.000_000_6)
+        let again = try #require(LastLocationStore.decode(Array(LastLocationStore.encode(saved).utf8)))
+        #expect(again.coordinate == saved.coordinate)
+    }
+
     // MARK: JSON
 
     /// FuzzJSON: a number too large for a Double parsed as infinity, which no service means
