@@ -71,4 +71,17 @@ import Testing
         let markup = #"{"text":"<b>26.8°C</b>","tooltip":"x","class":"clear","alt":"clear"}"#
         #expect(try await JSONSchemaCheck.problems([markup], as: "waybar").isEmpty == false, "waybar text is escaped")
     }
+
+    /// The run's one checker (`validate-json --serve`) numbers the documents of a request as
+    /// the script does, says why it cannot check (an unknown definition, no documents) instead
+    /// of answering "valid", and answers the next request after that.
+    @Test func theSharedCheckerSaysWhyItCannotCheckAndGoesOn() async throws {
+        let problems = try await JSONSchemaCheck.problems(["{}", "not json"], as: "error")
+        #expect(problems.contains { $0.hasPrefix("document 1: at /: ") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("document 2: not JSON") }, "\(problems)")
+        await #expect(throws: JSONSchemaCheck.CheckFailed.self) { try await JSONSchemaCheck.problems(["{}"], as: "no-such-definition") }
+        await #expect(throws: JSONSchemaCheck.CheckFailed.self) { try await JSONSchemaCheck.problems([], as: "error") }
+        let valid = #"{"error":{"code":"usage","message":"Bad.","exit_status":64}}"#
+        #expect(try await JSONSchemaCheck.problems([valid], as: "error") == [])
+    }
 }

@@ -1,9 +1,14 @@
 import Foundation
+import Glibc
 import HereWeatherCore
 
 /// The JSON output's schema, `docs/here-weather.schema.json`, checked with python3-jsonschema
 /// through `scripts/validate-json` (the same check people run by hand:
 /// `here-weather --json | scripts/validate-json`).
+///
+/// One checker (`validate-json --serve`) answers every test of a run: starting Python and
+/// jsonschema cost about 0.3 s of CPU each time, some 15 s of a full run's CPU when each
+/// check started its own.
 enum JSONSchemaCheck {
     static let schema = Fixtures.root.appendingPathComponent("docs/here-weather.schema.json")
     static let validator = Fixtures.root.appendingPathComponent("scripts/validate-json")
@@ -17,16 +22,11 @@ enum JSONSchemaCheck {
     /// program prints them) as `$defs/<definition>`: one line per problem ("document 2: at
     /// /weather/current: 'temperature' is a required property"), none when all are valid.
     static func problems(_ documents: [String], as definition: String) async throws -> [String] {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).jsonl")
-        try documents.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: input) }
-        let arguments = [validator.path, "--schema", schema.path, "--def", definition, input.path]
-        let (status, output, errors) = try await BlockingCall.run { Result { try run(arguments) } }
-        switch status {
-        case 0: return []
-        case 1: return output.split(separator: "\n").map { String($0).replacing(input.path + ":", with: "document ") }
-        default: throw CheckFailed(description: "validate-json exited \(status): \(errors)\(output)")
-        }
+        let request = try JSONSerialization.data(withJSONObject: ["def": definition, "documents": documents])
+        let answer = try await BlockingCall.run { Result { try checker.ask(request) } }
+        let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any]
+        if let problems = object?["problems"] as? [String] { return problems }
+        throw CheckFailed(description: object?["error"] as? String ?? "validate-json answered: \(String(decoding: answer, as: UTF8.self))")
     }
 
     /// The schema's `$defs`, parsed: for comparing its enums with the code's.
@@ -35,9 +35,100 @@ enum JSONSchemaCheck {
         return schema?["$defs"] as? [String: Any] ?? [:]
     }
 
-    /// Runs the system python3 (Debian's python3-jsonschema; a pyenv python3 lacks it).
-    private static func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        let run = try ChildProcess.run(["/usr/bin/python3"] + arguments, environment: ProcessInfo.processInfo.environment)
-        return (run.termination.code, run.stdoutText, run.stderrText)
+    /// The run's checker, started on first use.
+    private static let checker = Checker()
+
+    /// `validate-json --serve` under the system python3 (Debian's python3-jsonschema; a pyenv
+    /// python3 lacks it), asked one request at a time. It ends with the test process (its
+    /// stdin closes; `ChildGuardian` kills it too); one that dies or stops answering is
+    /// replaced on the next request.
+    final class Checker: @unchecked Sendable {
+        private let lock = NSLock()
+        private var child: ChildProcess?
+        private var input: ChildPipe?
+        private var output: ChildPipe?
+        private var pending = Data()
+        private var errors: URL?
+
+        /// Sends one request line and returns the answer line (blocking, at most `limit`).
+        func ask(_ request: Data, limit: Duration = TestLimits.longestRun) throws -> Data {
+            try lock.withLock {
+                if child == nil { try start() }
+                do {
+                    try write(request + Data("\n".utf8))
+                    return try readLine(until: .now + limit)
+                } catch {
+                    let reason = (errors.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
+                    stop()
+                    throw CheckFailed(description: "validate-json --serve: \(error)\(reason.isEmpty ? "" : ": " + reason)")
+                }
+            }
+        }
+
+        private func start() throws {
+            let input = try ChildPipe(forInput: true)
+            let output = try ChildPipe()
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("validate-json-\(UUID().uuidString).log")
+            guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+                throw CheckFailed(description: "cannot create \(log.path)")
+            }
+            let logDescriptor = open(log.path, O_WRONLY | O_CLOEXEC)
+            defer {
+                input.closeChildEnd()
+                output.closeChildEnd()
+                if logDescriptor >= 0 { close(logDescriptor) }
+            }
+            child = try ChildProcess(["/usr/bin/python3", validator.path, "--schema", schema.path, "--serve"],
+                                     environment: ProcessInfo.processInfo.environment,
+                                     stdin: .use(input.childEnd), stdout: .use(output.childEnd),
+                                     stderr: logDescriptor >= 0 ? .use(logDescriptor) : .null)
+            (self.input, self.output, errors, pending) = (input, output, log, Data())
+        }
+
+        private func stop() {
+            _ = child?.terminate()
+            child = nil
+            input?.closeOurEnd()
+            output?.closeOurEnd()
+            (input, output) = (nil, nil)
+            if let errors { try? FileManager.default.removeItem(at: errors) }
+            errors = nil
+        }
+
+        private func write(_ data: Data) throws {
+            try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                guard let base = bytes.baseAddress else { return }
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(input?.ourEnd ?? -1, base + offset, bytes.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else { throw CheckFailed(description: "write: \(String(cString: strerror(errno)))") }
+                    offset += written
+                }
+            }
+        }
+
+        private func readLine(until deadline: ContinuousClock.Instant) throws -> Data {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = pending[pending.startIndex..<end]
+                    pending = Data(pending[(end + 1)...])
+                    return Data(line)
+                }
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { throw CheckFailed(description: "no answer within the limit") }
+                var poller = pollfd(fd: output?.ourEnd ?? -1, events: Int16(POLLIN), revents: 0)
+                let milliseconds = Int32(min(left, .seconds(1)).components.seconds * 1000 + 1)
+                let ready = poll(&poller, 1, milliseconds)
+                if ready < 0 && errno == EINTR { continue }
+                guard ready >= 0 else { throw CheckFailed(description: "poll: \(String(cString: strerror(errno)))") }
+                if ready == 0 { continue }
+                let count = read(output?.ourEnd ?? -1, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw CheckFailed(description: "it ended without answering") }
+                pending.append(contentsOf: buffer[0..<count])
+            }
+        }
     }
 }
