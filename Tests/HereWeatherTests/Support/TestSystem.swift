@@ -32,7 +32,8 @@ extension SystemAssembly {
     static func live(bus address: String) -> SystemAssembly {
         SystemAssembly { environment in
             var system = try SystemAssembly.live.assemble(environment)
-            system.wifiScanner = NetworkManagerScanner(address: address)
+            // The stand-in is there: a bound a loaded machine never nears (the program's 250 ms was missed at load 15-20).
+            system.wifiScanner = NetworkManagerScanner(address: address, presenceBound: .seconds(30))
             system.geoClue = { GeoClueLocationProvider { try DBusConnection.connect(address: address) } }
             return system
         }
