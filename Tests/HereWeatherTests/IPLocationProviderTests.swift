@@ -194,8 +194,9 @@ import HereWeatherHTTP
         let start = ContinuousClock.now
         let reasons = await failureReasons { try await provider([.ipapi], on: server).requestLocation(request(seconds: 1)) }
         #expect(reasons == ["ipapi.co: 127.0.0.1:\(server.port) did not answer in time"])
-        // A 1 s deadline; the bound only tells "ended" from "hung", with room for a loaded machine.
-        #expect(ContinuousClock.now - start < .seconds(30))
+        // A 1 s deadline; the bound only tells "ended" from "hung": the longest any run of the
+        // suite may take (34 s were seen at load 15-20 against the 30 s this bound was).
+        #expect(ContinuousClock.now - start < TestLimits.longestRun)
     }
 
     @Test func cancellingTheTaskStopsAHungLookup() async throws {
