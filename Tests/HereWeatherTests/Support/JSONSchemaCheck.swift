@@ -45,10 +45,13 @@ enum JSONSchemaCheck {
     final class Checker: @unchecked Sendable {
         private let lock = NSLock()
         private var child: ChildProcess?
-        private var input: ChildPipe?
+        /// Our end of the checker's stdin, a socket: written with MSG_NOSIGNAL, so a checker
+        /// that has died raises no SIGPIPE in the test process (a pipe would).
+        private var input: Int32 = -1
         private var output: ChildPipe?
         private var pending = Data()
-        private var errors: URL?
+        /// The checker's stderr: a file already unlinked, read through this descriptor.
+        private var errors: Int32 = -1
 
         /// Sends one request line and returns the answer line (blocking, at most `limit`).
         func ask(_ request: Data, limit: Duration = TestLimits.longestRun) throws -> Data {
@@ -58,7 +61,7 @@ enum JSONSchemaCheck {
                     try write(request + Data("\n".utf8))
                     return try readLine(until: .now + limit)
                 } catch {
-                    let reason = (errors.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
+                    let reason = errors >= 0 ? String(decoding: (try? FileHandle(fileDescriptor: errors).readToEnd()) ?? Data(), as: UTF8.self) : ""
                     stop()
                     throw CheckFailed(description: "validate-json --serve: \(error)\(reason.isEmpty ? "" : ": " + reason)")
                 }
@@ -66,33 +69,46 @@ enum JSONSchemaCheck {
         }
 
         private func start() throws {
-            let input = try ChildPipe(forInput: true)
-            let output = try ChildPipe()
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent("validate-json-\(UUID().uuidString).log")
-            guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-                throw CheckFailed(description: "cannot create \(log.path)")
+            var ends: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+                throw CheckFailed(description: "socketpair: \(String(cString: strerror(errno)))")
             }
-            let logDescriptor = open(log.path, O_WRONLY | O_CLOEXEC)
+            let output: ChildPipe
+            do { output = try ChildPipe() } catch {
+                close(ends[0]); close(ends[1])
+                throw error
+            }
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("validate-json-\(UUID().uuidString).log")
+            let logDescriptor = open(log.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let readDescriptor = logDescriptor >= 0 ? open(log.path, O_RDONLY | O_CLOEXEC) : -1
+            unlink(log.path)
             defer {
-                input.closeChildEnd()
+                close(ends[1])
                 output.closeChildEnd()
                 if logDescriptor >= 0 { close(logDescriptor) }
             }
-            child = try ChildProcess(["/usr/bin/python3", validator.path, "--schema", schema.path, "--serve"],
-                                     environment: ProcessInfo.processInfo.environment,
-                                     stdin: .use(input.childEnd), stdout: .use(output.childEnd),
-                                     stderr: logDescriptor >= 0 ? .use(logDescriptor) : .null)
-            (self.input, self.output, errors, pending) = (input, output, log, Data())
+            if errors >= 0 { close(errors) }
+            errors = readDescriptor
+            do {
+                child = try ChildProcess(["/usr/bin/python3", validator.path, "--schema", schema.path, "--serve"],
+                                         environment: ProcessInfo.processInfo.environment,
+                                         stdin: .use(ends[1]), stdout: .use(output.childEnd),
+                                         stderr: logDescriptor >= 0 ? .use(logDescriptor) : .null)
+            } catch {
+                close(ends[0])
+                throw error
+            }
+            (input, self.output, pending) = (ends[0], output, Data())
         }
 
         private func stop() {
             _ = child?.terminate()
             child = nil
-            input?.closeOurEnd()
+            if input >= 0 { close(input) }
             output?.closeOurEnd()
-            (input, output) = (nil, nil)
-            if let errors { try? FileManager.default.removeItem(at: errors) }
-            errors = nil
+            (input, output) = (-1, nil)
+            if errors >= 0 { close(errors) }
+            errors = -1
         }
 
         private func write(_ data: Data) throws {
@@ -100,7 +116,7 @@ enum JSONSchemaCheck {
                 guard let base = bytes.baseAddress else { return }
                 var offset = 0
                 while offset < bytes.count {
-                    let written = Glibc.write(input?.ourEnd ?? -1, base + offset, bytes.count - offset)
+                    let written = send(input, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                     if written < 0 && errno == EINTR { continue }
                     guard written > 0 else { throw CheckFailed(description: "write: \(String(cString: strerror(errno)))") }
                     offset += written
