@@ -262,22 +262,6 @@ import Glibc
 
     // MARK: Errors
 
-    @Test func withoutAContactNothingIsSent() async throws {
-        let server = try Self.server()
-        for contact in [nil, "", "  "] as [String?] {
-            let provider = Self.provider(server, contact: contact)
-            do {
-                _ = try await provider.report(for: query())
-                Issue.record("expected an error")
-            } catch let error as WeatherError {
-                guard case .missingContact = error else { Issue.record("wrong error: \(error)"); return }
-                #expect(error.exitStatus == .configuration)
-                #expect(error.message.contains("[weather.nws] contact"))
-            }
-        }
-        #expect(server.requests.isEmpty)
-    }
-
     @Test func aPointOutsideTheUSSaysSoAndNamesTheOtherProviders() async throws {
         let server = try Self.server { request in
             request.target.hasPrefix("/points/") ? .fixture("weather/nws/problem-404-invalid-point.json", status: 404) : nil

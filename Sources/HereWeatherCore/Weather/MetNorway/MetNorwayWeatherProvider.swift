@@ -38,7 +38,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         self.grace = grace
         self.allowPlainHTTP = allowPlainHTTP
         self.baseURL = baseURL
-        self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        self.contact = ContactRule.contact(contact)
         self.http = http
         self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
     }
@@ -54,11 +54,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     }
 
     public func checkConfigured() throws {
-        guard contact != nil else {
-            throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
-        }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: .baseURL(of: .metNorway))
+        try ContactRule.check(contact: contact, howToSet: Self.howToSetContact, baseURL: baseURL,
+                              allowPlainHTTP: allowPlainHTTP, kind: kind)
     }
 
     public func requestURL(for coordinate: Coordinate) -> String {

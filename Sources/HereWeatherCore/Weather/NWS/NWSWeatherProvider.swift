@@ -48,7 +48,7 @@ public struct NWSWeatherProvider: WeatherProvider {
                 memory: NWSPointsMemory? = nil, pause: (@Sendable (Duration) async throws -> Void)? = nil,
                 clock: any RunClock = ContinuousClock(), grace: CompanionGrace? = nil) {
         self.baseURL = baseURL
-        self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        self.contact = ContactRule.contact(contact)
         self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
         self.allowPlainHTTP = allowPlainHTTP
         self.memory = memory
@@ -72,11 +72,8 @@ public struct NWSWeatherProvider: WeatherProvider {
     }
 
     public func checkConfigured() throws {
-        guard contact != nil else {
-            throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
-        }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: .baseURL(of: .nws))
+        try ContactRule.check(contact: contact, howToSet: Self.howToSetContact, baseURL: baseURL,
+                              allowPlainHTTP: allowPlainHTTP, kind: kind)
     }
 
     public func pointsURL(for coordinate: Coordinate) -> String {
