@@ -29,9 +29,11 @@ struct HereWeather: AsyncParsableCommand {
         that meets the desired accuracy wins. A fixed location without a stated accuracy, or \
         within the desired one, is the answer at once: nothing is asked, no other source \
         started. A coarser one is the fallback after the live sources (without a terminal, \
-        sources not yet allowed are skipped with a warning). The weather comes from Open-Meteo (no key needed), \
-        OpenWeatherMap, MET Norway (a contact address needed) or Pirate Weather ([weather] provider, \
-        or --provider).
+        sources not yet allowed are skipped with a warning). The weather comes from the \
+        service in [weather] provider or --provider: Open-Meteo (the default, no key needed), \
+        OpenWeatherMap, MET Norway, Pirate Weather, or for US points the National Weather \
+        Service (MET Norway and NWS need a contact address). At US points the NWS's official \
+        alerts are added ([alerts] nws).
 
         Examples:
           here-weather --lat 27.95 --lon -82.46

@@ -37,8 +37,9 @@ extension CommandContext {
         let system = try assembly.assemble(environment)
         guard verbose else { return system }
         let standardError = self.standardError
+        let charset = TextCharset.locale(environment)
         return system.logging(secrets: ProviderFactory.secrets(settings, environment: environment)) {
-            Terminal.standardError($0, to: standardError)
+            Terminal.standardError($0, to: standardError, charset: charset)
         }
     }
 }

@@ -16,7 +16,7 @@ struct LocationOptions: ParsableArguments {
             help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"))
     var longitude: Double?
 
-    @Option(help: ArgumentHelp("Look up this place by name with the weather provider's geocoding service (Open-Meteo's for metno and pirateweather): \"Melbourne\", \"Melbourne, AU\", \"Melbourne, Florida\"; overrides every location source.", valueName: "name"))
+    @Option(help: ArgumentHelp("Look up this place by name with the weather provider's geocoding service (Open-Meteo's for metno, pirateweather and nws): \"Melbourne\", \"Melbourne, AU\", \"Melbourne, Florida\"; overrides every location source.", valueName: "name"))
     var city: String?
 
     @Option(help: ArgumentHelp("Desired accuracy (default 3km: weather needs no more).", valueName: "level"))

@@ -21,7 +21,7 @@ import Synchronization
 /// refused.
 public struct CurlHTTPClient: HTTPClient {
     /// Sent with every request.
-    public static let userAgent = "here-weather/0.1 (+https://github.com/here-weather/here-weather)"
+    public static let userAgent = "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)"
 
     /// The certificate authorities https requests trust.
     public let trust: CertificateTrust

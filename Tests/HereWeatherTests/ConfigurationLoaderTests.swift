@@ -382,6 +382,19 @@ import Testing
 
     // MARK: Weather services
 
+    /// A contact goes into the User-Agent header: a line break in it would end that header and
+    /// send another (seen: `contact = "me@example.org\r\nX-Evil: 1"` reached the server as two
+    /// headers), and letters outside ASCII may be refused. Both are configuration errors.
+    @Test(arguments: ["metno", "nws"], [#""me@example.org\r\nX-Evil: 1""#, #""Jörg <joerg@example.org>""#, #""me@example.org\t""#, #""  ""#])
+    func aContactThatCannotBeAHeaderIsRefused(provider: String, contact: String) throws {
+        let refused = try #require(try invalidValue("[weather.\(provider)]\ncontact = \(contact)\n"))
+        #expect(refused.key == "weather.\(provider).contact")
+        #expect(refused.expected.contains("plain ASCII") && refused.expected.contains("User-Agent"), "\(refused.message)")
+        let (config, _) = try parse("[weather.\(provider)]\ncontact = \"Jo Bloggs <jo@example.org> https://example.org/~jo\"\n")
+        #expect((provider == "metno" ? config.weather.metNorway.contact : config.weather.nws.contact)
+                == "Jo Bloggs <jo@example.org> https://example.org/~jo")
+    }
+
     @Test func everyServiceCanBeChosenAndConfigured() throws {
         let (config, warnings) = try parse("""
         [weather]

@@ -23,6 +23,15 @@ import Testing
         #expect(server.requests == ["/v1/forecast?latitude=27.95&longitude=-82.46"])
     }
 
+    /// A request without a User-Agent of its own names this version (it said "0.1" while the
+    /// program was 0.1.0).
+    @Test func theDefaultUserAgentNamesThisVersion() async throws {
+        let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
+        _ = try await client.get(request(server.baseURL + "/v1/forecast"))
+        let agent = try #require(server.receivedRequests.first?.headers["user-agent"])
+        #expect(agent == "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)")
+    }
+
     @Test func errorStatusesAreResponsesNotErrors() async throws {
         let server = try FixtureServer(routes: ["/missing": .json(404, #"{"cod":"404","message":"city not found"}"#)])
         let response = try await client.get(request(server.baseURL + "/missing"))

@@ -105,6 +105,18 @@ final class ConfigTable {
         return text
     }
 
+    /// A string sent inside an HTTP header (a contact in the User-Agent): printable ASCII only.
+    /// A line break would end the header and start another; other bytes may be refused or
+    /// mangled by the service.
+    func headerText(_ key: String) throws -> String? {
+        guard let text = try string(key) else { return nil }
+        guard text.utf8.contains(where: { $0 != 0x20 }), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw invalid(key, "an e-mail address or web site in plain ASCII characters (it is sent in the User-Agent header)",
+                          .string(text))
+        }
+        return text
+    }
+
     /// Whether `key` is present and holds a string (without marking it read).
     func isString(_ key: String) -> Bool {
         if case .string = members.first(where: { $0.key == key })?.value { return true }

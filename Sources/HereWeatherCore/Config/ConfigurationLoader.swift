@@ -196,7 +196,7 @@ public enum ConfigurationLoader {
             settings.openWeatherMap.allowPlainHTTP = try openWeatherMap.bool("allow_plain_http") ?? false
         }
         if let metNorway = try table.table("metno") {
-            settings.metNorway.contact = try metNorway.string("contact")
+            settings.metNorway.contact = try metNorway.headerText("contact")
             settings.metNorway.baseURL = try metNorway.url("base_url") ?? settings.metNorway.baseURL
             settings.metNorway.allowPlainHTTP = try metNorway.bool("allow_plain_http") ?? false
         }
@@ -206,7 +206,7 @@ public enum ConfigurationLoader {
             settings.pirateWeather.allowPlainHTTP = try pirateWeather.bool("allow_plain_http") ?? false
         }
         if let nws = try table.table("nws") {
-            settings.nws.contact = try nws.string("contact")
+            settings.nws.contact = try nws.headerText("contact")
             settings.nws.baseURL = try nws.url("base_url") ?? settings.nws.baseURL
             settings.nws.allowPlainHTTP = try nws.bool("allow_plain_http") ?? false
         }
