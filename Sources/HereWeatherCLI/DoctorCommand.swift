@@ -72,7 +72,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
             },
             weather: ProviderFactory.weatherProvider(settings.weather.provider, config: settings,
-                                                     environment: environment, http: system.http),
+                                                     environment: environment, system: system),
             units: settings.weather.units,
             skipsAbsentSources: settings.location.isZeroConfig)
         let clock = system.clock

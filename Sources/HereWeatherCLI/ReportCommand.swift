@@ -112,8 +112,8 @@ struct ReportCommand: AsyncParsableCommand {
             let (locationProvider, request) = try location.locationSetup(loaded, system: system, environment: environment,
                                                                          geocodingProvider: kind)
             var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  http: system.http)
-            weatherProvider = ProviderFactory.withOfficialAlerts(weatherProvider, config: settings, http: system.http)
+                                                                  system: system)
+            weatherProvider = ProviderFactory.withOfficialAlerts(weatherProvider, config: settings, system: system)
             if weatherReplay == nil {
                 weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
                                                          paths: ConfigurationPaths(environment: environment),

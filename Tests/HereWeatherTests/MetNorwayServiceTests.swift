@@ -131,24 +131,6 @@ import HereWeatherHTTP
         #expect(precise.requestURL(for: oslo).hasSuffix("lat=59.9139&lon=10.7522"))
     }
 
-    @Test func withoutAContactNothingIsSent() async throws {
-        let server = try Self.metServer()
-        for contact in [nil, "", "  "] as [String?] {
-            let provider = provider(server, contact: contact)
-            #expect(throws: WeatherError.self) { try provider.checkConfigured() }
-            do {
-                _ = try await provider.report(for: query())
-                Issue.record("expected an error")
-            } catch let error as WeatherError {
-                guard case .missingContact = error else { Issue.record("wrong error: \(error)"); return }
-                #expect(error.exitStatus == .configuration)
-                #expect(error.message.contains("[weather.metno]"))
-                #expect(error.message.contains("contact = \"you@example.org\""))
-            }
-        }
-        #expect(server.requests.isEmpty)
-    }
-
     @Test func forbiddenIsExplainedAsIdentification() async throws {
         // The server refuses what MET refuses: a request without an identifying User-Agent.
         let server = try Self.metServer()

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import HereWeatherCore
 
 /// The NWS through the command, in-process, against a local server: `provider = "nws"` in
 /// text and JSON, its error lines (outside the US, an expired grid) with the stale cache, and
@@ -161,6 +162,47 @@ import Testing
         #expect(result.stderr.contains("/alerts/active?point=27.95,-82.46"))
         #expect(result.stderr.contains("-> HTTP 500"))
         #expect(server.requests.filter { $0.hasPrefix("/alerts/") }.count == 1, "no retry for alerts")
+    }
+
+    /// Alerts that never answer cost the grace after the weather (1.5 s on the run's clock),
+    /// not the weather's 300 s deadline: the report comes without them, the request is
+    /// cancelled (the run ends long before the deadline), and `--verbose` says so. The cache
+    /// then keeps the report as after a failed alerts fetch: without alerts, for its ttl.
+    /// The run starts at once (not queued for a slot): the test clock's instants stand where
+    /// it was made, and the transfers' deadlines are counted from there in real time.
+    @Test func hangingAlertsCostTheGraceNotTheDeadline() async throws {
+        let server = try Self.server { target in target.hasPrefix("/alerts/") ? .hang : nil }
+        let runner = try InProcessCommand(queued: false)
+        try runner.writeConfig(config(server, """
+            [weather]
+            timeout = 300
+            [weather.open-meteo]
+            base_url = "BASE"
+            [weather.nws]
+            base_url = "BASE"
+            """))
+        let clock = TestClock()
+        async let run = runner.run(["--verbose"], killAfter: .seconds(100), assembly: .test(.test(clock: clock)))
+        // Once both requests are out and the weather has answered, the grace is the one sleeper.
+        let asked = ContinuousClock.now + .seconds(30)
+        while !(server.requests.contains { $0.hasPrefix("/alerts/") } && server.requests.contains { $0.hasPrefix("/v1/forecast") }),
+              ContinuousClock.now < asked {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: CompanionGrace.length)
+        let result = try await run
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.killed)
+        #expect(result.elapsed < .seconds(100), "ended with the grace, not at the 300 s deadline")
+        #expect(result.stdout.contains("Open-Meteo"))
+        #expect(!result.stdout.contains("Alert:"))
+        #expect(result.stderr.contains("alerts: no answer within 1.5 s of the weather; shown without them"), "\(result.stderr)")
+
+        let cached = try await runner.run(["--json"], assembly: .test(.test(clock: clock)))
+        let weather = try #require(cached.json?["weather"] as? [String: Any])
+        #expect(weather["cached"] as? Bool == true, "kept as after a failed alerts fetch")
+        #expect((weather["alerts"] as? [Any])?.isEmpty == true)
     }
 }
 

@@ -38,7 +38,7 @@ import Glibc
     static func provider(_ server: FixtureServer, contact: String? = contact, decimals: Int = 2,
                          memory: NWSPointsMemory? = nil, now: Date = anHourAfterTheObservation) -> NWSWeatherProvider {
         NWSWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(), coordinateDecimals: decimals,
-                           memory: memory, pause: { _ in }, now: { now })
+                           memory: memory, pause: { _ in }, clock: TestClock(date: now))
     }
 
     func query(_ units: Units = .metric) -> WeatherQuery {
@@ -118,6 +118,24 @@ import Glibc
         #expect(abs((report.current.temperature ?? 0) - (80 - 32) * 5 / 9) < 0.001, "the 14:00 hour")
         #expect(report.current.description == "Partly Sunny")
         #expect(report.current.humidity == 55)
+    }
+
+    /// The 2 h rule on the run's clock (`RunSystem.clock` through `ProviderFactory`), not the
+    /// wall clock: an observation a second under 2 h old is the current conditions; at 2 h
+    /// and a second over, this hour's forecast is.
+    @Test(arguments: [(7199.0, true), (7200.0, false), (7201.0, false)])
+    func theTwoHourRuleReadsTheRunsClock(age: Double, observed: Bool) async throws {
+        let server = try Self.server()
+        let observation = Self.anHourAfterTheObservation.addingTimeInterval(-3600)
+        var config = Configuration()
+        config.weather.nws.baseURL = server.baseURL
+        config.weather.nws.contact = Self.contact
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-nws-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let system = RunSystem.test(clock: TestClock(date: observation.addingTimeInterval(age)))
+        let provider = ProviderFactory.weatherProvider(.nws, config: config, environment: ["HOME": home], system: system)
+        let report = try await provider.report(for: query())
+        #expect(report.currentBasis == (observed ? .observation(station: "KTPA") : .forecast), "\(age) s old")
     }
 
     @Test func anObservationWithoutATemperatureOrAStationGivesWayToo() async throws {
@@ -244,22 +262,6 @@ import Glibc
 
     // MARK: Errors
 
-    @Test func withoutAContactNothingIsSent() async throws {
-        let server = try Self.server()
-        for contact in [nil, "", "  "] as [String?] {
-            let provider = Self.provider(server, contact: contact)
-            do {
-                _ = try await provider.report(for: query())
-                Issue.record("expected an error")
-            } catch let error as WeatherError {
-                guard case .missingContact = error else { Issue.record("wrong error: \(error)"); return }
-                #expect(error.exitStatus == .configuration)
-                #expect(error.message.contains("[weather.nws] contact"))
-            }
-        }
-        #expect(server.requests.isEmpty)
-    }
-
     @Test func aPointOutsideTheUSSaysSoAndNamesTheOtherProviders() async throws {
         let server = try Self.server { request in
             request.target.hasPrefix("/points/") ? .fixture("weather/nws/problem-404-invalid-point.json", status: 404) : nil
@@ -307,7 +309,7 @@ import Glibc
         let pauses = Mutex<[Duration]>([])
         let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(),
                                           pause: { duration in pauses.withLock { $0.append(duration) } },
-                                          now: { Self.anHourAfterTheObservation })
+                                          clock: TestClock(date: Self.anHourAfterTheObservation))
         let report = try await provider.report(for: query())
         #expect(report.daily.count == 7)
         #expect(server.requests.filter { $0 == "/gridpoints/TBW/71,98/forecast" }.count == 2)

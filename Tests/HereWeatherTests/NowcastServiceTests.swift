@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HereWeatherCore
 import HereWeatherHTTP
@@ -183,16 +184,31 @@ import HereWeatherHTTP
         #expect(answer.report.current.temperature == 2.9)
     }
 
-    @Test func aHangingNowcastEndsAtTheDeadlineWithTheReport() async throws {
+    /// A nowcast that never answers costs the grace after Locationforecast, on the run's clock,
+    /// not the weather's deadline: the report comes without it, the request is cancelled (the
+    /// fetch ends long before the 60 s deadline its transfer was given) and the note says why.
+    @Test func aHangingNowcastIsDroppedOnceTheGraceIsOver() async throws {
         let server = try FixtureServer.inspecting { request in
             request.target.hasPrefix(Self.forecastPath) ? .fixture("weather/metno/oslo-compact.json") : .hang
         }
+        let clock = TestClock()
+        let notes = Mutex<[String]>([])
+        let provider = MetNorwayWeatherProvider(baseURL: server.baseURL, contact: MetNorwayServiceTests.contact,
+                                                http: CurlHTTPClient(), grace: CompanionGrace(clock: clock) { note in
+                                                    notes.withLock { $0.append(note) }
+                                                })
         let started = ContinuousClock.now
-        let query = WeatherQuery(coordinate: oslo, units: .metric, deadline: .now + .seconds(3))
-        let answer = try await metno(server).fetch(query)
-        #expect(ContinuousClock.now - started < .seconds(3 + 120), "ended, not hung (a generous bound: loaded machines are slow)")
+        let query = WeatherQuery(coordinate: oslo, units: .metric, deadline: .now + .seconds(60))
+        let fetch = Task { try await provider.fetch(query) }
+        #expect(await clock.waitForSleepers(1), "the forecast has answered and the grace runs")
+        #expect(server.requests.contains { $0.hasPrefix(Self.nowcastPath) })
+        clock.advance(by: CompanionGrace.length)
+        let answer = try await fetch.value
+        #expect(ContinuousClock.now - started < .seconds(60), "ended with the grace, not at the deadline")
         #expect(answer.report.nowcast == nil)
         #expect(answer.report.current.temperature == 2.9)
+        #expect(answer.recording == Fixtures.data("weather/metno/oslo-compact.json"), "stored as after a failed nowcast")
+        #expect(notes.withLock { $0 } == ["nowcast: no answer within 1.5 s of the weather; shown without it"])
     }
 
     @Test func outsideTheAreaNoNowcastIsAsked() async throws {
@@ -233,6 +249,38 @@ import HereWeatherHTTP
         #expect(again.current.temperature == 2.9)
         #expect(again.hourly.count == answer.report.hourly.count)
         #expect(try #require(again.nowcastOutlook(at: issued)).isDry)
+    }
+
+    /// MET's terms: repeat requests carry If-Modified-Since, the nowcast's as Locationforecast's.
+    /// A 304 for the nowcast keeps the stored one (and its Last-Modified, for the next time).
+    @Test func theNowcastIsAskedConditionallyAndA304KeepsIt() async throws {
+        let nowcastModified = "Sun, 22 Nov 2026 10:04:40 GMT"
+        let server = try FixtureServer.inspecting { request in
+            let notModified = FixtureServer.Response(status: 304, headers: [("Date", "Sun, 22 Nov 2026 10:00:00 GMT"),
+                                                                         ("Expires", "Sun, 22 Nov 2026 10:15:00 GMT")], body: [])
+            if request.target.hasPrefix(Self.forecastPath) {
+                return request.headers["if-modified-since"] == MetNorwayServiceTests.lastModified
+                    ? notModified : .fixture("weather/metno/oslo-compact.json", headers: MetNorwayServiceTests.freshness)
+            }
+            if request.headers["if-modified-since"] == nowcastModified { return notModified }
+            return .fixture("weather/metno/nowcast-oslo-rain-in-30-min.json",
+                            headers: [("Date", "Sun, 22 Nov 2026 10:05:00 GMT"), ("Expires", "Sun, 22 Nov 2026 10:10:00 GMT"),
+                                      ("Last-Modified", nowcastModified)])
+        }
+        let first = try await metno(server).fetch(query(oslo))
+        let nowcast = try #require(first.report.nowcast)
+        #expect(server.receivedRequests.allSatisfy { $0.headers["if-modified-since"] == nil }, "a first request is plain")
+
+        let stored = StoredWeather(recording: first.recording, lastModified: try #require(first.lastModified))
+        let again = try await metno(server).fetch(query(oslo), revalidating: stored)
+        let asked = try #require(server.receivedRequests.last { $0.target.hasPrefix(Self.nowcastPath) })
+        #expect(asked.headers["if-modified-since"] == nowcastModified)
+        #expect(again.notModified)
+        #expect(again.report.nowcast == nowcast, "the stored nowcast, confirmed")
+        #expect(again.serviceMaxAge == 900, "the new Expires")
+        // The recording keeps the nowcast and its Last-Modified for the next request.
+        #expect(try metno(server).report(fromRecording: again.recording, units: .metric).nowcast == nowcast)
+        #expect(MetNorwayNowcast.stored(in: again.recording)?.lastModified == nowcastModified)
     }
 
     @Test func aPlainLocationforecastRecordingStillReads() throws {

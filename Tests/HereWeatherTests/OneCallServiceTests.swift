@@ -20,7 +20,7 @@ import HereWeatherHTTP
         config.weather.openWeatherMap.api = .onecall
         return ProviderFactory.weatherProvider(.openWeatherMap, config: config,
                                                environment: [Configuration.openWeatherMapKeyVariable: Self.key],
-                                               http: CurlHTTPClient())
+                                               system: .test())
     }
 
     @Test func fetchesOneCallWithAlerts() async throws {
@@ -87,7 +87,7 @@ import HereWeatherHTTP
 
     @Test func classicRemainsTheDefault() throws {
         let provider = ProviderFactory.weatherProvider(.openWeatherMap, config: Configuration(), environment: [:],
-                                                       http: CurlHTTPClient())
+                                                       system: .test())
         #expect(provider is OpenWeatherMapWeatherProvider)
     }
 }

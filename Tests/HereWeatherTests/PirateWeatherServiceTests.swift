@@ -167,7 +167,7 @@ import HereWeatherHTTP
         let http = LoggingHTTPClient(base: CurlHTTPClient(), secrets: ProviderFactory.secrets(config, environment: environment)) {
             lines.append($0)
         }
-        let provider = ProviderFactory.weatherProvider(.pirateWeather, config: config, environment: environment, http: http)
+        let provider = ProviderFactory.weatherProvider(.pirateWeather, config: config, environment: environment, system: .test(http: http))
         _ = try await provider.report(for: query())
         #expect(server.requests.first?.contains(Self.canary) == true, "the key was sent")
         let log = lines.all.joined(separator: "\n")

@@ -2,15 +2,16 @@ extension ProviderFactory {
     /// `provider` with the NWS's official alerts for US points when it has no alerts of its
     /// own (Open-Meteo, MET Norway, OpenWeatherMap's classic API) and `[alerts] nws` is on;
     /// otherwise `provider` itself. The alerts are asked of `[weather.nws] base_url`, with its
-    /// contact in the User-Agent when one is set.
+    /// contact in the User-Agent when one is set, with the run's grace after the weather
+    /// (`CompanionGrace`).
     public static func withOfficialAlerts(_ provider: any WeatherProvider, config: Configuration,
-                                          http: any HTTPClient) -> any WeatherProvider {
+                                          system: RunSystem) -> any WeatherProvider {
         guard config.alerts.nws, lacksAlerts(provider.kind, config: config),
               TransportSecurity.permits(config.weather.nws.baseURL, allowPlainHTTP: config.weather.nws.allowPlainHTTP)
         else { return provider }
-        let fetcher = NWSAlertsFetcher(baseURL: config.weather.nws.baseURL, contact: config.weather.nws.contact, http: http,
+        let fetcher = NWSAlertsFetcher(baseURL: config.weather.nws.baseURL, contact: config.weather.nws.contact, http: system.http,
                                        coordinateDecimals: config.privacy.coordinateDecimals)
-        return NWSAlertsWeatherProvider(base: provider, alerts: fetcher)
+        return NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace(system))
     }
 
     /// Whether provider `kind`, as configured, reports no alerts of its own.

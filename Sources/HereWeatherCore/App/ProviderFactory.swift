@@ -130,9 +130,12 @@ public enum ProviderFactory {
         }
     }
 
-    /// The weather provider `kind`, configured from `config` and the environment.
+    /// The weather provider `kind`, configured from `config` and the environment, on the run's
+    /// system: its HTTP client, its clock (an NWS observation's age, the companions' grace) and
+    /// its `--verbose` notes.
     public static func weatherProvider(_ kind: WeatherProviderKind, config: Configuration,
-                                       environment: [String: String], http: any HTTPClient) -> any WeatherProvider {
+                                       environment: [String: String], system: RunSystem) -> any WeatherProvider {
+        let http = system.http
         switch kind {
         case .openMeteo:
             return OpenMeteoWeatherProvider(baseURL: config.weather.openMeteo.baseURL, http: http,
@@ -152,7 +155,8 @@ public enum ProviderFactory {
             return MetNorwayWeatherProvider(baseURL: config.weather.metNorway.baseURL,
                                             contact: config.weather.metNorway.contact, http: http,
                                             coordinateDecimals: config.privacy.coordinateDecimals,
-                                            allowPlainHTTP: config.weather.metNorway.allowPlainHTTP)
+                                            allowPlainHTTP: config.weather.metNorway.allowPlainHTTP,
+                                            grace: companionGrace(system))
         case .pirateWeather:
             return PirateWeatherWeatherProvider(baseURL: config.weather.pirateWeather.baseURL,
                                                 apiKey: config.pirateWeatherKey(environment: environment), http: http,
@@ -162,8 +166,15 @@ public enum ProviderFactory {
             return NWSWeatherProvider(baseURL: config.weather.nws.baseURL, contact: config.weather.nws.contact, http: http,
                                       coordinateDecimals: config.privacy.coordinateDecimals,
                                       allowPlainHTTP: config.weather.nws.allowPlainHTTP,
-                                      memory: NWSPointsMemory(paths: ConfigurationPaths(environment: environment)))
+                                      memory: NWSPointsMemory(paths: ConfigurationPaths(environment: environment)),
+                                      clock: system.clock, grace: companionGrace(system))
         }
+    }
+
+    /// The grace a report's companions (alerts, nowcast) get after the weather, on the run's
+    /// clock, noted in `--verbose`.
+    static func companionGrace(_ system: RunSystem) -> CompanionGrace {
+        CompanionGrace(clock: system.clock, log: system.log)
     }
 }
 

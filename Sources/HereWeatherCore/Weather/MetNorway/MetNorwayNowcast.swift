@@ -47,9 +47,27 @@ enum MetNorwayNowcast {
         return UnitConversion.precipitation(value, from: amountUnit, to: .metric)
     }
 
-    /// A recording holding both bodies: `{"locationforecast": {...}, "nowcast": {...}}`.
-    static func recording(forecast: Data, nowcast: Data) -> Data {
-        Data(#"{"locationforecast":"#.utf8) + forecast + Data(#","nowcast":"#.utf8) + nowcast + Data("}".utf8)
+    /// A nowcast body as a recording keeps it, with the `Last-Modified` it came with (sent
+    /// back as `If-Modified-Since` on the next request).
+    struct Stored: Sendable {
+        var body: Data
+        var lastModified: String?
+    }
+
+    /// A recording holding both bodies: `{"locationforecast": {...}, "nowcast": {...}}`, and
+    /// `"nowcast_last_modified": "..."` when the nowcast came with one.
+    static func recording(forecast: Data, nowcast: Stored) -> Data {
+        let lastModified = nowcast.lastModified.map { #","nowcast_last_modified":"# + JSONOutput.string($0).serialized() } ?? ""
+        return Data(#"{"locationforecast":"#.utf8) + forecast + Data(#","nowcast":"#.utf8) + nowcast.body
+            + Data((lastModified + "}").utf8)
+    }
+
+    /// The nowcast of a stored recording with its `Last-Modified`, for a conditional request;
+    /// `nil` when the recording has no nowcast or it came without one.
+    static func stored(in recording: Data) -> Stored? {
+        guard let value = try? JSONValue.parse(recording), let nowcast = value["nowcast"],
+              let lastModified = value["nowcast_last_modified"]?.string else { return nil }
+        return Stored(body: Data(JSONOutput(nowcast).serialized().utf8), lastModified: lastModified)
     }
 
     /// The Locationforecast body and the nowcast body (if any) of a recording: a plain

@@ -21,6 +21,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// How long the radar nowcast may take once Locationforecast has answered.
+    public let grace: CompanionGrace
     private let http: any HTTPClient
 
     /// MET's limit on coordinate decimals.
@@ -31,10 +33,12 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         "set \(ConfigKey.metNorwayContact) in the config file to an e-mail address or web site where MET Norway can reach you (e.g. contact = \"you@example.org\")"
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false,
+                grace: CompanionGrace = CompanionGrace()) {
+        self.grace = grace
         self.allowPlainHTTP = allowPlainHTTP
         self.baseURL = baseURL
-        self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        self.contact = ContactRule.contact(contact)
         self.http = http
         self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
     }
@@ -50,11 +54,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     }
 
     public func checkConfigured() throws {
-        guard contact != nil else {
-            throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
-        }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: .baseURL(of: .metNorway))
+        try ContactRule.check(contact: contact, howToSet: Self.howToSetContact, baseURL: baseURL,
+                              allowPlainHTTP: allowPlainHTTP, kind: kind)
     }
 
     public func requestURL(for coordinate: Coordinate) -> String {
@@ -79,57 +80,87 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     }
 
     /// Locationforecast, and at once the radar nowcast for a point inside its area
-    /// (`MetNorwayNowcast.covers`). The nowcast is asked afresh each time (its data changes
-    /// every 5 minutes); when it fails or has no coverage the report has no nowcast, and the
-    /// recording is the Locationforecast body alone. With a nowcast the recording is
-    /// `{"locationforecast": ..., "nowcast": ...}`, and the lifetime the shorter of the two.
+    /// (`MetNorwayNowcast.covers`). The nowcast is a companion (`CompanionGrace`): when it
+    /// fails, has no coverage or is still going when the grace after the forecast is over, the
+    /// report has no nowcast, and the recording is the Locationforecast body alone. With a
+    /// nowcast the recording is `{"locationforecast": ..., "nowcast": ..., "nowcast_last_modified": ...}`,
+    /// and the lifetime the shorter of the two. Both requests are conditional when `stored`
+    /// holds their bodies with a `Last-Modified` (MET's terms ask for If-Modified-Since).
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
         try checkConfigured()
         let userAgent = userAgent ?? ""
-        async let nowcast = MetNorwayNowcast.covers(query.coordinate) ? fetchNowcast(query, userAgent: userAgent) : nil
+        guard MetNorwayNowcast.covers(query.coordinate) else {
+            return try await fetchForecast(query, userAgent: userAgent, stored: stored)
+        }
+        let storedNowcast = stored.flatMap { MetNorwayNowcast.stored(in: $0.recording) }
+        let (forecast, fetched) = try await grace.run(.nowcast, deadline: query.deadline) {
+            try await fetchForecast(query, userAgent: userAgent, stored: stored)
+        } companion: {
+            await fetchNowcast(query, userAgent: userAgent, stored: storedNowcast)
+        }
+        guard let fetched else { return forecast }
+        var answer = forecast
+        answer.report.nowcast = fetched.nowcast
+        answer.recording = MetNorwayNowcast.recording(forecast: answer.recording, nowcast: fetched.stored)
+        if let nowcastAge = fetched.maxAge {
+            answer.serviceMaxAge = answer.serviceMaxAge.map { min($0, nowcastAge) }
+        }
+        return answer
+    }
+
+    /// A GET of `url` with the identifying User-Agent, conditional (`If-Modified-Since`) when
+    /// `lastModified` is given: Locationforecast's and the nowcast's requests alike.
+    private func get(_ url: String, userAgent: String, lastModified: String?,
+                     deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
         var headers = [(name: "User-Agent", value: userAgent)]
-        if let stored { headers.append((name: "If-Modified-Since", value: stored.lastModified)) }
-        let request = HTTPRequest(url: requestURL(for: query.coordinate), headers: headers, deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        var maxAge = HTTPFreshness.lifetime(of: response.headers)
-        var answer: WeatherFetch
+        if let lastModified { headers.append((name: "If-Modified-Since", value: lastModified)) }
+        let request = HTTPRequest(url: url, headers: headers, deadline: deadline)
+        return try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+    }
+
+    /// Locationforecast's answer; a 304 Not Modified for `stored` is the stored body, fresh again.
+    private func fetchForecast(_ query: WeatherQuery, userAgent: String, stored: StoredWeather?) async throws -> WeatherFetch {
+        let response = try await get(requestURL(for: query.coordinate), userAgent: userAgent,
+                                     lastModified: stored?.lastModified, deadline: query.deadline)
+        let maxAge = HTTPFreshness.lifetime(of: response.headers)
         if response.status == 304, let stored {
             // The stored Locationforecast body: as stored, or taken out of a recording with a nowcast.
             let recorded = try WeatherServiceResponse.recording(stored.recording, service: kind.displayName)
             let (forecast, oldNowcast) = MetNorwayNowcast.split(recorded)
             let forecastBody = oldNowcast == nil && recorded["locationforecast"] == nil
                 ? stored.recording : Data(JSONOutput(forecast).serialized().utf8)
-            answer = WeatherFetch(report: try MetNorwayDecoder.decode(forecast, units: query.units),
-                                  recording: forecastBody, serviceMaxAge: maxAge,
-                                  lastModified: response.headers["last-modified"] ?? stored.lastModified, notModified: true)
-        } else {
-            if response.status == 403 {
-                throw WeatherError.identificationRefused(service: kind.displayName, userAgent: userAgent)
-            }
-            let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
-            answer = WeatherFetch(report: try MetNorwayDecoder.decode(body, units: query.units), recording: response.body,
-                                  serviceMaxAge: maxAge, lastModified: response.headers["last-modified"])
+            return WeatherFetch(report: try MetNorwayDecoder.decode(forecast, units: query.units),
+                                recording: forecastBody, serviceMaxAge: maxAge,
+                                lastModified: response.headers["last-modified"] ?? stored.lastModified, notModified: true)
         }
-        guard let fetched = await nowcast else { return answer }
-        let nowcastResponse = fetched.1
-        answer.report.nowcast = fetched.0
-        answer.recording = MetNorwayNowcast.recording(forecast: answer.recording, nowcast: nowcastResponse.body)
-        if let nowcastAge = HTTPFreshness.lifetime(of: nowcastResponse.headers) {
-            maxAge = maxAge.map { min($0, nowcastAge) }
-            answer.serviceMaxAge = maxAge
+        if response.status == 403 {
+            throw WeatherError.identificationRefused(service: kind.displayName, userAgent: userAgent)
         }
-        return answer
+        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        return WeatherFetch(report: try MetNorwayDecoder.decode(body, units: query.units), recording: response.body,
+                            serviceMaxAge: maxAge, lastModified: response.headers["last-modified"])
     }
 
-    /// The nowcast and its response; `nil` for no coverage or any failure: the nowcast adds
-    /// to a report, and never fails one.
-    private func fetchNowcast(_ query: WeatherQuery, userAgent: String) async -> (Nowcast, HTTPResponse)? {
-        let request = HTTPRequest(url: nowcastURL(for: query.coordinate), headers: [(name: "User-Agent", value: userAgent)],
-                                  deadline: query.deadline)
-        guard let response = try? await WeatherServiceResponse.get(request, http: http, service: kind.displayName),
-              let body = try? WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil),
-              let nowcast = MetNorwayNowcast.decode(body) else { return nil }
-        return (nowcast, response)
+    /// The nowcast, its body as stored and its lifetime; `nil` for no coverage or any
+    /// failure: the nowcast adds to a report, and never fails one. A 304 Not Modified for
+    /// `stored` is the stored body.
+    private func fetchNowcast(_ query: WeatherQuery, userAgent: String,
+                              stored: MetNorwayNowcast.Stored?) async -> (nowcast: Nowcast, stored: MetNorwayNowcast.Stored, maxAge: Double?)? {
+        guard let response = try? await get(nowcastURL(for: query.coordinate), userAgent: userAgent,
+                                            lastModified: stored?.lastModified, deadline: query.deadline) else { return nil }
+        let lastModified = response.headers["last-modified"] ?? stored?.lastModified
+        let body: Data
+        if response.status == 304, let stored {
+            body = stored.body
+        } else if (200..<300).contains(response.status) {
+            body = response.body
+        } else {
+            return nil
+        }
+        guard let json = try? WeatherServiceResponse.recording(body, service: kind.displayName),
+              let nowcast = MetNorwayNowcast.decode(json) else { return nil }
+        return (nowcast, MetNorwayNowcast.Stored(body: body, lastModified: lastModified),
+                HTTPFreshness.lifetime(of: response.headers))
     }
 
     /// A recording is a Locationforecast body, or `{"locationforecast": ..., "nowcast": ...}`.

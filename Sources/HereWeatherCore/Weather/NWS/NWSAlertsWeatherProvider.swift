@@ -12,14 +12,18 @@ import Foundation
 /// `{"here_weather":"nws-alerts","report":"<the provider's recording, as a string>",
 /// "alerts":<the alerts body or null>}`, so a cached report keeps its alerts. A plain
 /// recording of the provider (an older cache entry, `--weather-replay`) reads as before,
-/// without alerts. A failed alerts fetch costs only the alerts (`NWSAlertsFetcher`).
+/// without alerts. A failed alerts fetch costs only the alerts (`NWSAlertsFetcher`), and so
+/// does one still going when the weather's grace is over (`CompanionGrace`).
 public struct NWSAlertsWeatherProvider: WeatherProvider {
     public let base: any WeatherProvider
     public let alerts: NWSAlertsFetcher
+    /// How long the alerts may take once the weather has answered.
+    public let grace: CompanionGrace
 
-    public init(base: any WeatherProvider, alerts: NWSAlertsFetcher) {
+    public init(base: any WeatherProvider, alerts: NWSAlertsFetcher, grace: CompanionGrace = CompanionGrace()) {
         self.base = base
         self.alerts = alerts
+        self.grace = grace
     }
 
     public var kind: WeatherProviderKind { base.kind }
@@ -40,9 +44,13 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
         let inner = stored.map { StoredWeather(recording: Self.unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
         guard USRegion.mayContain(query.coordinate) else { return try await base.fetch(query, revalidating: inner) }
-        async let alertsBody = alerts.body(for: query.coordinate, deadline: query.deadline)
-        var answer = try await base.fetch(query, revalidating: inner)
-        let body = try await alertsBody
+        let (base, alerts) = (base, alerts)
+        let (fetched, body) = try await grace.run(.alerts, deadline: query.deadline) {
+            try await base.fetch(query, revalidating: inner)
+        } companion: {
+            try await alerts.body(for: query.coordinate, deadline: query.deadline)
+        }
+        var answer = fetched
         answer.report.alerts += NWSAlertsDecoder.alerts(body.flatMap { try? JSONValue.parse($0) })
         answer.recording = Self.wrap(answer.recording, alerts: body)
         return answer

@@ -12,7 +12,8 @@ import Foundation
 /// `NWSPointsMemory`: the grid does not move), then follows the URLs it names: the hourly
 /// and the 12-hour forecasts, the point's observation stations and the first one's latest
 /// observation (used for the current conditions when under 2 hours old; otherwise the
-/// forecast for the current hour is, and the report says which), and the active alerts.
+/// forecast for the current hour is, and the report says which), and the active alerts (a
+/// companion: `CompanionGrace`).
 /// A server error is retried once inside the deadline (`NWSExchange`). The recording is
 /// `{"points", "forecast_hourly", "forecast", "observation", "alerts"}` (`NWSDecoder`).
 public struct NWSWeatherProvider: WeatherProvider {
@@ -27,8 +28,10 @@ public struct NWSWeatherProvider: WeatherProvider {
     /// Where points answers are remembered; `nil` remembers nothing.
     public let memory: NWSPointsMemory?
     let exchange: NWSExchange
-    /// The wall clock an observation's age is measured with.
-    let now: @Sendable () -> Date
+    /// The run's clock: an observation's age is measured on its date, and a retry pauses on it.
+    let clock: any RunClock
+    /// How long the alerts may take once the forecasts and the observation have answered.
+    public let grace: CompanionGrace
 
     public static let defaultBaseURL = "https://api.weather.gov"
     /// The NWS's limit on coordinate decimals.
@@ -42,16 +45,17 @@ public struct NWSWeatherProvider: WeatherProvider {
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false,
-                memory: NWSPointsMemory? = nil,
-                pause: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                memory: NWSPointsMemory? = nil, pause: (@Sendable (Duration) async throws -> Void)? = nil,
+                clock: any RunClock = ContinuousClock(), grace: CompanionGrace? = nil) {
         self.baseURL = baseURL
-        self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        self.contact = ContactRule.contact(contact)
         self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
         self.allowPlainHTTP = allowPlainHTTP
         self.memory = memory
-        self.now = now
-        exchange = NWSExchange(baseURL: baseURL, userAgent: Self.userAgent(contact: self.contact), http: http, pause: pause)
+        self.clock = clock
+        self.grace = grace ?? CompanionGrace(clock: clock)
+        exchange = NWSExchange(baseURL: baseURL, userAgent: Self.userAgent(contact: self.contact), http: http,
+                               pause: pause ?? { try await clock.sleep(for: $0) })
     }
 
     /// `here-weather/<version> (<contact>)`, or without the contact when there is none (the
@@ -68,11 +72,8 @@ public struct NWSWeatherProvider: WeatherProvider {
     }
 
     public func checkConfigured() throws {
-        guard contact != nil else {
-            throw WeatherError.missingContact(service: kind.displayName, howToSet: Self.howToSetContact)
-        }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
-                                                 key: .baseURL(of: .nws))
+        try ContactRule.check(contact: contact, howToSet: Self.howToSetContact, baseURL: baseURL,
+                              allowPlainHTTP: allowPlainHTTP, kind: kind)
     }
 
     public func pointsURL(for coordinate: Coordinate) -> String {
@@ -94,11 +95,14 @@ public struct NWSWeatherProvider: WeatherProvider {
             (pointsBody, points, remembered) = try await self.points(point, deadline: query.deadline, remembering: false)
             forecasts = try await self.forecasts(points, deadline: query.deadline)
         }
-        async let observation = latestObservation(points, deadline: query.deadline)
-        async let alerts = NWSAlertsFetcher(exchange: exchange, coordinateDecimals: coordinateDecimals)
-            .body(for: query.coordinate, deadline: query.deadline)
+        let alertsFetcher = NWSAlertsFetcher(exchange: exchange, coordinateDecimals: coordinateDecimals)
+        let (observation, alerts) = try await grace.run(.alerts, deadline: query.deadline) { [points] in
+            try await latestObservation(points, deadline: query.deadline)
+        } companion: {
+            try await alertsFetcher.body(for: query.coordinate, deadline: query.deadline)
+        }
         let recording = Self.recording(points: pointsBody, hourly: forecasts.hourly.body, forecast: forecasts.daily.body,
-                                       observation: try await observation, alerts: try await alerts)
+                                       observation: observation, alerts: alerts)
         let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind.displayName),
                                            units: query.units)
         // Remembered only once it led to a report: a points answer that leads nowhere is not kept.
@@ -156,7 +160,7 @@ public struct NWSWeatherProvider: WeatherProvider {
             guard let station else { return nil }
             let (observation, response) = try await exchange.json(station + "/observations/latest", deadline: deadline)
             guard let time = NWSTime.date(observation["properties"]?["timestamp"]) else { return nil }
-            let age = now().timeIntervalSince(time)
+            let age = clock.date.timeIntervalSince(time)
             guard age < Self.maxObservationAge, age > -600 else { return nil }
             return response.body
         } catch is CancellationError {
