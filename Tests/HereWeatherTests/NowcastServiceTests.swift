@@ -133,9 +133,13 @@ import HereWeatherHTTP
         }
     }
 
+    /// The provider, its companion grace on a clock that stands still: these tests are about
+    /// what the nowcast's answer makes of the report, so the nowcast is always waited for (up
+    /// to the query's deadline); a 1.5 s grace in real time can pass at load 15-20 before the
+    /// nowcast's task gets a thread. The grace itself: `aHangingNowcastIsDroppedOnceTheGraceIsOver` below.
     func metno(_ server: FixtureServer, decimals: Int = 4) -> MetNorwayWeatherProvider {
         MetNorwayWeatherProvider(baseURL: server.baseURL, contact: MetNorwayServiceTests.contact, http: CurlHTTPClient(),
-                                 coordinateDecimals: decimals)
+                                 coordinateDecimals: decimals, grace: CompanionGrace(clock: TestClock()))
     }
 
     @Test func metNorwayAsksTheNowcastInsideItsAreaWithTheSameIdentification() async throws {
