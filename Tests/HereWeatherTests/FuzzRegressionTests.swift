@@ -40,6 +40,22 @@ import HereWeatherHTTP
         #expect(again.coordinate == saved.coordinate)
     }
 
+    /// FuzzDecisions: a decision written `"d\ny"` (a TOML escape) was quoted in its warning
+    /// with the line break itself, so the warning spanned two lines. A quoted value shows its
+    /// escapes, as the file has them; config errors quote the same way.
+    @Test func aQuotedValueWithALineBreakStaysOnOneLine() throws {
+        let store = PermissionStore(path: "/home/user/.local/state/here-weather/permissions.toml")
+        let loaded = store.parse("version = 1\n[decisions]\nip = \"allow\"\ngeoclue = \"d\\ny\"\n")
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings.allSatisfy { !$0.contains("\n") }, "\(loaded.warnings)")
+        #expect(loaded.warnings.first?.contains(#"not "d\ny" (ignored)"#) == true, "\(loaded.warnings)")
+        let refused = #expect(throws: ConfigError.self) {
+            try ConfigurationLoader.parse("[weather]\nprovider = \"open\\u0007meteo\\r\\n\\\"\"\n", path: "/c.toml")
+        }
+        guard case .invalidValue(_, _, _, let found) = refused else { Issue.record("\(String(describing: refused))"); return }
+        #expect(found == #""open\u0007meteo\r\n\"""#, "\(found)")
+    }
+
     // MARK: JSON
 
     /// FuzzJSON: a number too large for a Double parsed as infinity, which no service means
