@@ -36,34 +36,14 @@ indirect enum ConfigNode: Sendable {
         }
     }
 
-    /// `text` as a TOML basic string writes it: a line break or other control character is its
-    /// escape (`\n`, `\u0007`), so a message that quotes a value stays on one line and shows
-    /// what the file holds.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// How the value reads in an error message: `"kelvinish"`, `91`, `a table`.
     var quoted: String {
         switch self {
         case .table: return "a table"
         case .array(let elements): return "an array of \(elements.count)"
-        case .string(let text): return "\"" + Self.escaped(text) + "\""
+        // With its escapes (`\n`, `\u0007`), which TOML basic strings share with JSON: a message
+        // that quotes a value stays on one line and shows what the file holds.
+        case .string(let text): return JSONOutput.string(text).serialized()
         case .integer(let value): return String(value)
         case .float(let value): return String(value)
         case .bool(let value): return String(value)
