@@ -83,8 +83,10 @@ import Testing
               two\"\"\"
             """)
         let values = Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value.quoted) })
-        #expect(values == ["i": "-1000", "h": "3735928559", "f": "6.02e+23", "s": "\"tab\there é\"",
-                           "l": "\"C:\\path\"", "m": "\"one two\""])
+        // A quoted string shows its escapes, as a TOML basic string writes them: the tab parsed
+        // from `\t` is `\t` again, and the literal string's backslash is `\\`.
+        #expect(values == ["i": "-1000", "h": "3735928559", "f": "6.02e+23", "s": "\"tab\\there é\"",
+                           "l": "\"C:\\\\path\"", "m": "\"one two\""])
     }
 
     // MARK: Comparing with toml-test's tagged JSON
