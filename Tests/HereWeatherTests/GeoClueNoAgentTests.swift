@@ -25,7 +25,8 @@ import Testing
     @Test func onlyTheZeroConfigChainSkips() async throws {
         let clock = TestClock()
         let memory = try GeoClueAgentMemoryTests.memory()
-        let environment = ["XDG_SESSION_ID": "7"]
+        let state = URL(fileURLWithPath: memory.path).deletingLastPathComponent().deletingLastPathComponent().path
+        let environment = ["XDG_SESSION_ID": "7", "XDG_STATE_HOME": state]
         let now = GeoClueAgentSituation.current(date: clock.date, environment: environment)
         memory.save(GeoClueAgentMemory.Remembered(reason: .getClientUnanswered, since: clock.date, bootID: now.bootID,
                                                   session: now.session, busNames: [":1.1", ":1.7"]))
@@ -40,9 +41,11 @@ import Testing
             (zero, nil, true), (zero, [.geoclue], false), (configured, nil, false), (permitted, nil, false),
         ]
         for (config, only, skipped) in cases {
-            let provider = ProviderFactory.locationProvider(config, configPath: "config.toml", override: nil, system: system,
-                                                            only: only, environment: environment, geoClueMemory: memory)
-            let chain = try #require(provider as? LocationSourceChain)
+            let run = Run.test(config, environment: environment, system: system)
+            #expect(run.storage.geoClueAgent.path == memory.path)
+            let provider = run.locationProvider(override: nil, only: only, authorizer: AllowAllAuthorizer(), geocodingProvider: nil)
+            let remembering = try #require(provider as? RememberingLocationProvider)
+            let chain = try #require(remembering.base as? LocationSourceChain)
             let gate = try #require(chain.providers.first { $0.source == .geoclue } as? GeoClueAgentGate)
             #expect(gate.skips == skipped, "\(String(describing: only)) \(config.location.isZeroConfig)")
             #expect(await GeoClueAgentMemoryTests.reaches(gate, geoClue) == !skipped)

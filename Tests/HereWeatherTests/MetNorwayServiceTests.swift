@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 
@@ -210,7 +211,7 @@ import HereWeatherHTTP
 
     @Test func cityNamesAreLookedUpWithOpenMeteoForServicesWithoutGeocoding() {
         for kind in [WeatherProviderKind.metNorway, .pirateWeather] {
-            let geocoder = ProviderFactory.geocoder(kind, config: Configuration(), environment: [:], http: CurlHTTPClient())
+            let geocoder = Run.test(system: .test()).geocoder(kind)
             #expect(geocoder is OpenMeteoGeocoder)
         }
     }

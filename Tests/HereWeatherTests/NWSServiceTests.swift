@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 #if canImport(Glibc)
@@ -120,7 +121,7 @@ import Glibc
         #expect(report.current.humidity == 55)
     }
 
-    /// The 2 h rule on the run's clock (`RunSystem.clock` through `ProviderFactory`), not the
+    /// The 2 h rule on the run's clock (`RunSystem.clock` through the `Run`), not the
     /// wall clock: an observation a second under 2 h old is the current conditions; at 2 h
     /// and a second over, this hour's forecast is.
     @Test(arguments: [(7199.0, true), (7200.0, false), (7201.0, false)])
@@ -133,7 +134,7 @@ import Glibc
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-nws-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let system = RunSystem.test(clock: TestClock(date: observation.addingTimeInterval(age)))
-        let provider = ProviderFactory.weatherProvider(.nws, config: config, environment: ["HOME": home], system: system)
+        let provider = Run.test(config, environment: ["HOME": home], system: system).weatherProvider(.nws)
         let report = try await provider.report(for: query())
         #expect(report.currentBasis == (observed ? .observation(station: "KTPA") : .forecast), "\(age) s old")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 
@@ -164,10 +165,10 @@ import HereWeatherHTTP
         config.weather.pirateWeather.baseURL = server.baseURL
         let environment = [Configuration.pirateWeatherKeyVariable: Self.canary]
         let lines = LogLines()
-        let http = LoggingHTTPClient(base: CurlHTTPClient(), secrets: ProviderFactory.secrets(config, environment: environment)) {
+        let http = LoggingHTTPClient(base: CurlHTTPClient(), secrets: config.secrets(environment: environment)) {
             lines.append($0)
         }
-        let provider = ProviderFactory.weatherProvider(.pirateWeather, config: config, environment: environment, system: .test(http: http))
+        let provider = Run.test(config, environment: environment, system: .test(http: http)).weatherProvider(.pirateWeather)
         _ = try await provider.report(for: query())
         #expect(server.requests.first?.contains(Self.canary) == true, "the key was sent")
         let log = lines.all.joined(separator: "\n")

@@ -16,6 +16,8 @@ struct RunSystemTests {
         }
     }
 
+    static let console = Console(sink: CapturedOutput(), charset: .utf8, isTerminal: false)
+
     static let gpsdConfig = """
         version = 1
         [location]
@@ -74,9 +76,9 @@ struct RunSystemTests {
 
     @Test func theLiveAssemblyRefusesACABundleThatCannotBeRead() throws {
         #expect(throws: (any Error).self) {
-            _ = try SystemAssembly.live.assemble(["CURL_CA_BUNDLE": "/nonexistent/ca.pem"])
+            _ = try SystemAssembly.live.assemble(["CURL_CA_BUNDLE": "/nonexistent/ca.pem"], Self.console)
         }
-        let system = try SystemAssembly.live.assemble([:])
+        let system = try SystemAssembly.live.assemble([:], Self.console)
         #expect(system.clock is ContinuousClock)
     }
 }

@@ -12,36 +12,44 @@ import Glibc
 
     @Test func drawsAFrameAndErasesItOnStop() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("fetching weather from Open-Meteo…", descriptor: terminal.slave)
+        let spinner = Spinner("fetching weather from Open-Meteo…", ascii: false, console: Self.console(terminal))
         spinner.redraw()
         spinner.update("next step…")
         spinner.redraw()
         spinner.stop()
         spinner.redraw()  // after stop: nothing
         let screen = try terminal.screen()
-        #expect(screen == Spinner.clearLine + "⠋ fetching weather from Open-Meteo…"
-                + Spinner.clearLine + "⠙ next step…" + Spinner.clearLine)
+        #expect(screen == Console.clearLine + "⠋ fetching weather from Open-Meteo…"
+                + Console.clearLine + "⠙ next step…" + Console.clearLine)
     }
 
     @Test func stopWithoutAFrameWritesNothing() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", descriptor: terminal.slave)
+        let spinner = Spinner("waiting…", ascii: false, console: Self.console(terminal))
         spinner.stop()
         spinner.stop()
         #expect(try terminal.screen() == "")
     }
 
-    @Test func pausedErasesTheLineAndHoldsFrames() throws {
+    /// A console on `terminal`, as the run's is on its stderr.
+    static func console(_ terminal: PseudoTerminal) -> Console {
+        Console(sink: FileDescriptorOutput(terminal.slave), charset: .utf8, isTerminal: true)
+    }
+
+    /// A question erases the frame, and no frame is drawn while it waits for its answer.
+    @Test func aQuestionErasesTheLineAndHoldsFrames() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", descriptor: terminal.slave, ascii: true)
+        let console = Self.console(terminal)
+        let spinner = Spinner("waiting…", ascii: true, console: console)
         spinner.redraw()
-        spinner.whilePaused {
+        let answer = console.ask("Allow?") {
             spinner.redraw()  // held: a question is on the line
-            _ = "Allow?".withCString { write(terminal.slave, $0, 6) }
+            return "y"
         }
+        #expect(answer == "y")
         spinner.stop()
         // ASCII frames draw an ASCII message: "…" is "..." (TextCharset).
-        #expect(try terminal.screen() == Spinner.clearLine + "| waiting..." + Spinner.clearLine + "Allow?")
+        #expect(try terminal.screen() == Console.clearLine + "| waiting..." + Console.clearLine + "Allow?")
     }
 
     @Test func policy() {
@@ -79,7 +87,7 @@ import Glibc
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
-        let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
+        let erased = try #require(screen.range(of: Console.clearLine, options: .backwards))
         let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
         #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
     }
@@ -88,7 +96,7 @@ import Glibc
         for mode in [["--json"], ["--format", "%t"], ["--waybar"]] {
             let screen = try await Self.onATerminal(slowRun + mode).stderr
             #expect(!screen.contains("reading the NMEA source"), "\(mode): \(screen.debugDescription)")
-            #expect(!screen.contains(Spinner.clearLine), "\(mode)")
+            #expect(!screen.contains(Console.clearLine), "\(mode)")
         }
     }
 }
@@ -102,7 +110,7 @@ import Glibc
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
-        let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
+        let erased = try #require(screen.range(of: Console.clearLine, options: .backwards))
         let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
         #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
     }
@@ -113,6 +121,6 @@ import Glibc
         for mark in SpinnerOutputTests.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
         let screen = try await SpinnerOutputTests.onATerminal(slowWhere + ["--json"]).stderr
         #expect(!screen.contains("reading the NMEA source"), "\(screen.debugDescription)")
-        #expect(!screen.contains(Spinner.clearLine))
+        #expect(!screen.contains(Console.clearLine))
     }
 }

@@ -48,11 +48,11 @@ public struct CachingWeatherProvider: WeatherProvider {
         self.allowsStale = allowsStale
     }
 
-    /// `base` wrapped with the cache under `paths` and the `[cache]` and `[privacy]` settings,
+    /// `base` wrapped with the cache in `storage` and the `[cache]` and `[privacy]` settings,
     /// its ages measured on `clock`.
-    public init(base: any WeatherProvider, config: Configuration, paths: ConfigurationPaths,
-                readsFreshEntries: Bool = true, allowsStale: Bool = true, clock: any RunClock = ContinuousClock()) {
-        self.init(base: base, cache: WeatherCache(paths: paths, clock: clock), ttl: config.cache.ttl,
+    public init(base: any WeatherProvider, config: Configuration, storage: RunStorage,
+                readsFreshEntries: Bool, allowsStale: Bool, clock: any RunClock) {
+        self.init(base: base, cache: storage.weatherCache(clock: clock), ttl: config.cache.ttl,
                   staleLimit: config.cache.staleLimit, coordinateDecimals: config.privacy.coordinateDecimals,
                   readsFreshEntries: readsFreshEntries, allowsStale: allowsStale)
     }

@@ -26,11 +26,6 @@ public struct WeatherCache: Sendable {
         self.clock = clock
     }
 
-    /// The cache under the XDG cache directory.
-    public init(paths: ConfigurationPaths, clock: any RunClock = ContinuousClock()) {
-        self.init(directory: paths.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache") + "/here-weather", clock: clock)
-    }
-
     /// The wall-clock date now, on the run's clock.
     public func now() -> Date { clock.date }
 

@@ -175,7 +175,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Every secret the file itself sets (API keys, tokens), not empty: the one list that both
-    /// redaction (`ProviderFactory.secrets`) and the file-mode warning (`ConfigFileMode`) use,
+    /// redaction (`secrets(environment:)`) and the file-mode warning (`ConfigFileMode`) use,
     /// so a new secret key cannot be covered by one and missed by the other.
     public var secretsInFile: [String] {
         let values = [weather.openWeatherMap.apiKey, weather.pirateWeather.apiKey, location.wifi.key]
@@ -201,5 +201,12 @@ public struct Configuration: Sendable, Equatable {
         if let key = environment[Self.pirateWeatherKeyVariable], !key.isEmpty { return key }
         if let key = weather.pirateWeather.apiKey, !key.isEmpty { return key }
         return nil
+    }
+
+    /// Every secret the run holds (API keys and tokens, from the environment and the file),
+    /// for redaction in `--verbose` request lines.
+    public func secrets(environment: [String: String]) -> [String] {
+        let fromEnvironment = [openWeatherMapKey(environment: environment), pirateWeatherKey(environment: environment)]
+        return fromEnvironment.compactMap { $0 }.filter { !$0.isEmpty } + secretsInFile
     }
 }

@@ -55,12 +55,11 @@ public struct PermissionResolver: Sendable {
         self.warnings = warnings
     }
 
-    /// Reads the system policy and the remembered decisions named by `environment`.
+    /// Reads the system policy `environment` names and the decisions remembered in `store`.
     /// Throws `SystemPolicyError` (exit 78) for a policy file that exists but cannot be used.
     public static func load(configuration: Configuration, configPath: String,
-                            environment: [String: String]) throws -> PermissionResolver {
+                            environment: [String: String], store: PermissionStore) throws -> PermissionResolver {
         let policy = try SystemPolicy.load(environment: environment)
-        let store = PermissionStore(environment: environment)
         let loaded = store.load()
         return PermissionResolver(location: configuration.location, configPath: configPath, policy: policy,
                                   decisions: loaded.decisions, storePath: store.path,

@@ -48,9 +48,9 @@ struct InProcessCommand: TemporaryHome {
         let standardError = CapturedOutput()
         let context = CommandContext(
             arguments: arguments, environment: environment,
-            standardOutput: standardOutput, standardError: standardError,
+            standardOutput: standardOutput, standardError: standardError, standardInputIsTerminal: false,
             standardOutputIsTerminal: terminal.standardOutput, standardErrorIsTerminal: terminal.standardError,
-            terminalColumns: terminal.columns, prompt: prompt, assembly: assembly)
+            terminalColumns: terminal.columns, prompt: .scripted(prompt), assembly: assembly)
         let body: @Sendable () async throws -> Result = {
             let started = ContinuousClock.now
             let threads = RunThreads()

@@ -15,23 +15,43 @@ extension RunSystem {
                      gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider = { _ in AbsentSource(source: .gpsd) },
                      geoClue: @escaping @Sendable () -> any LocationSourceProvider = { AbsentSource(source: .geoclue) },
                      wifiScanner: any AccessPointScanner = NoAccessPoints(),
-                     clock: any RunClock = ContinuousClock()) -> RunSystem {
-        RunSystem(http: http, gpsd: gpsd, geoClue: geoClue, wifiScanner: wifiScanner, clock: clock)
+                     clock: any RunClock = ContinuousClock(),
+                     console: Console = Console(sink: CapturedOutput(), charset: .utf8, isTerminal: false)) -> RunSystem {
+        RunSystem(http: http, gpsd: gpsd, geoClue: geoClue, wifiScanner: wifiScanner, clock: clock, console: console)
+    }
+}
+
+extension Run {
+    /// A run of `settings` on `system`, without a command line: for tests of what a `Run`
+    /// makes (its providers), with the storage `environment` names.
+    static func test(_ settings: Configuration = Configuration(), environment: [String: String] = [:],
+                     system: RunSystem, configPath: String = "config.toml") -> Run {
+        let context = CommandContext(arguments: [], environment: environment, standardOutput: CapturedOutput(),
+                                     standardError: CapturedOutput(), standardInputIsTerminal: false,
+                                     standardOutputIsTerminal: false, standardErrorIsTerminal: false, terminalColumns: nil,
+                                     prompt: .scripted(ScriptedPrompt([], interactive: false)), assembly: .test(system))
+        let loaded = ConfigurationLoader.Loaded(configuration: settings, path: configPath, fileExists: false, warnings: [])
+        return Run(context: context, loaded: loaded, settings: settings, storage: RunStorage(environment: environment),
+                   system: system, verbose: false)
     }
 }
 
 extension SystemAssembly {
-    /// Every run gets `system`, whatever its environment.
+    /// Every run gets `system` (on the run's console), whatever its environment.
     static func test(_ system: RunSystem) -> SystemAssembly {
-        SystemAssembly { _ in system }
+        SystemAssembly { _, console in
+            var system = system
+            system.console = console
+            return system
+        }
     }
 
     /// The live system with NetworkManager and GeoClue on the bus at `address` (a private
     /// bus), as `DBUS_SYSTEM_BUS_ADDRESS` gives it to the binary: an in-process run's
     /// environment is not the process's, which sd-bus reads.
     static func live(bus address: String) -> SystemAssembly {
-        SystemAssembly { environment in
-            var system = try SystemAssembly.live.assemble(environment)
+        SystemAssembly { environment, console in
+            var system = try SystemAssembly.live.assemble(environment, console)
             // The stand-in is there: a bound a loaded machine never nears (the program's 250 ms was missed at load 15-20).
             system.wifiScanner = NetworkManagerScanner(address: address, presenceBound: .seconds(30))
             system.geoClue = { GeoClueLocationProvider { try DBusConnection.connect(address: address) } }

@@ -33,11 +33,6 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         keyPath = (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".key"
     }
 
-    /// The memory under the XDG state directory.
-    public init(paths: ConfigurationPaths) {
-        self.init(path: paths.xdgDirectory("XDG_STATE_HOME", fallback: ".local/state") + "/here-weather/wifi-neighbourhood.json")
-    }
-
     /// A remembered answer.
     public struct Answer: Sendable, Equatable {
         public var coordinate: Coordinate
