@@ -31,8 +31,7 @@ enum ReportOutput {
         case .text(let hourly, let daily):
             let style = TerminalStyle.forOutput(isTerminal: context.standardOutputIsTerminal, environment: context.environment,
                                                 width: context.reportWidth)
-            var text = TextReport(location: location, report: report, style: style, output: run.output)
-            text.now = now
+            let text = TextReport(location: location, report: report, style: style, output: run.output, now: now)
             try context.output(text.render(hourly: hourly, daily: daily))
         case .json:
             try context.output(JSONReport.render(location: location, report: report, now: now))

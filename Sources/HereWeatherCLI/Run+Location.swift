@@ -22,8 +22,9 @@ extension Run {
                                        authorizer: authorizer, geocodingProvider: geocodingProvider)
         let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
         let request = Self.locationRequest(settings, accuracy: options.accuracy?.value, timeout: options.timeout,
-                                           maxAge: options.maxAge.flatMap(LocationOptions.seconds(maxAge:)))
-        return (provider, request.starting(at: system.clock.now))
+                                           maxAge: options.maxAge.flatMap(LocationOptions.seconds(maxAge:)),
+                                           start: system.clock.now)
+        return (provider, request)
     }
 
     /// The location source chain in the configured order (or `only`, from `--source`), or the
@@ -37,11 +38,12 @@ extension Run {
                           geocodingProvider: WeatherProviderKind?) -> any LocationProvider {
         switch override {
         case .coordinate(let place):
-            return FixedLocationProvider(place: place, origin: .commandLine, configPath: configPath)
+            return FixedLocationProvider(place: place, origin: .commandLine, configPath: configPath, clock: system.clock)
         case .replay(let path, let speed):
             return NMEAReplayLocationProvider(path: path, speed: speed, clock: system.clock)
         case .city(let query):
-            return CitySearchLocationProvider(query: query, geocoder: geocoder(geocodingProvider ?? settings.weather.provider))
+            return CitySearchLocationProvider(query: query, geocoder: geocoder(geocodingProvider ?? settings.weather.provider),
+                                              clock: system.clock)
         case nil:
             break
         }
@@ -82,19 +84,20 @@ extension Run {
         case .ip:
             return IPLocationProvider(settings: location.ip, http: system.http, configPath: configPath, clock: system.clock)
         case .fixed:
-            return FixedLocationProvider(place: location.fixed, configPath: configPath)
+            return FixedLocationProvider(place: location.fixed, configPath: configPath, clock: system.clock)
         }
     }
 
-    /// The request `config` asks for, with command-line values taking precedence.
+    /// The request `config` asks for, with command-line values taking precedence, its
+    /// deadline counted from `start` (the run's clock's now).
     static func locationRequest(_ config: Configuration, accuracy: DesiredAccuracy?, timeout: Double?,
-                                maxAge: Double??) -> LocationRequest {
+                                maxAge: Double??, start: ContinuousClock.Instant) -> LocationRequest {
         let bounds = Configuration.LocationSettings.self
         let seconds = clamp(timeout ?? config.location.timeout, to: bounds.timeoutRange)
         let age = (maxAge ?? config.location.maxAge).map { clamp($0, to: bounds.maxAgeRange) }
         return LocationRequest(desiredAccuracy: accuracy ?? config.location.accuracy,
                                timeout: .milliseconds(Int64(seconds * 1000)),
-                               maxAge: age.map { .milliseconds(Int64($0 * 1000)) })
+                               maxAge: age.map { .milliseconds(Int64($0 * 1000)) }, start: start)
     }
 
     /// `value` within `range` (NaN as its lower end): the flags and the config file are

@@ -33,24 +33,26 @@ extension Run {
         switch kind {
         case .openMeteo:
             return OpenMeteoWeatherProvider(baseURL: weather.openMeteo.baseURL, http: http, coordinateDecimals: decimals,
-                                            allowPlainHTTP: weather.openMeteo.allowPlainHTTP)
+                                            allowPlainHTTP: weather.openMeteo.allowPlainHTTP, clock: system.clock)
         case .openWeatherMap where weather.openWeatherMap.api == .onecall:
             return OneCallWeatherProvider(baseURL: weather.openWeatherMap.baseURL,
                                           apiKey: settings.openWeatherMapKey(environment: environment), http: http,
-                                          coordinateDecimals: decimals, allowPlainHTTP: weather.openWeatherMap.allowPlainHTTP)
+                                          coordinateDecimals: decimals, allowPlainHTTP: weather.openWeatherMap.allowPlainHTTP,
+                                          clock: system.clock)
         case .openWeatherMap:
             return OpenWeatherMapWeatherProvider(baseURL: weather.openWeatherMap.baseURL,
                                                  apiKey: settings.openWeatherMapKey(environment: environment), http: http,
                                                  coordinateDecimals: decimals,
-                                                 allowPlainHTTP: weather.openWeatherMap.allowPlainHTTP)
+                                                 allowPlainHTTP: weather.openWeatherMap.allowPlainHTTP, clock: system.clock)
         case .metNorway:
             return MetNorwayWeatherProvider(baseURL: weather.metNorway.baseURL, contact: weather.metNorway.contact, http: http,
                                             coordinateDecimals: decimals, allowPlainHTTP: weather.metNorway.allowPlainHTTP,
-                                            grace: companionGrace)
+                                            clock: system.clock, grace: companionGrace)
         case .pirateWeather:
             return PirateWeatherWeatherProvider(baseURL: weather.pirateWeather.baseURL,
                                                 apiKey: settings.pirateWeatherKey(environment: environment), http: http,
-                                                coordinateDecimals: decimals, allowPlainHTTP: weather.pirateWeather.allowPlainHTTP)
+                                                coordinateDecimals: decimals, allowPlainHTTP: weather.pirateWeather.allowPlainHTTP,
+                                                clock: system.clock)
         case .nws:
             return NWSWeatherProvider(baseURL: weather.nws.baseURL, contact: weather.nws.contact, http: http,
                                       coordinateDecimals: decimals, allowPlainHTTP: weather.nws.allowPlainHTTP,
@@ -68,7 +70,7 @@ extension Run {
               TransportSecurity.permits(nws.baseURL, allowPlainHTTP: nws.allowPlainHTTP)
         else { return provider }
         let fetcher = NWSAlertsFetcher(baseURL: nws.baseURL, contact: nws.contact, http: system.http,
-                                       coordinateDecimals: settings.privacy.coordinateDecimals)
+                                       coordinateDecimals: settings.privacy.coordinateDecimals, clock: system.clock)
         return NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace)
     }
 

@@ -28,7 +28,7 @@ public struct GPSDLocationProvider: LocationSourceProvider {
     /// The run's clock: the deadline's instants and the fixes' arrival dates.
     public let clock: any RunClock
 
-    public init(host: String = "localhost", port: Int = 2947, clock: any RunClock = ContinuousClock()) {
+    public init(host: String = "localhost", port: Int = 2947, clock: any RunClock) {
         self.host = host
         self.port = port
         self.clock = clock
@@ -57,7 +57,7 @@ final class GPSDSession: @unchecked Sendable {
     let clock: any RunClock
     private let cancelled = Atomic<Bool>(false)
 
-    init(host: String, port: Int, address: String, request: LocationRequest, clock: any RunClock = ContinuousClock()) {
+    init(host: String, port: Int, address: String, request: LocationRequest, clock: any RunClock) {
         self.host = host
         self.port = port
         self.address = address

@@ -181,7 +181,7 @@ import Testing
     @Test func aNewConnectionOfTheUsersIsSeenOnTheBus() async throws {
         let service = try await GeoClueService.started(fixture: "no-agent-getclient.json")
         defer { service.stop() }
-        let provider = GeoClueLocationProvider { try DBusConnection.connect(address: service.address) }
+        let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: service.address) }, clock: ContinuousClock())
         let before = try #require(await provider.busNames())
         #expect(before.allSatisfy { $0.hasPrefix(":") } && !before.isEmpty, "\(before)")
         let mine = try DBusConnection.connect(address: service.address)

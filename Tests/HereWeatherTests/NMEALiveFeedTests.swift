@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aLiveFeedsFixIsCurrentOnArrivalWithTheReceiversDateKept() {
-        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max, live: true,
+        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1), start: .now), speed: .max, live: true,
                                     clock: TestClock(date: Self.arrival))
         guard case .answer(let location) = playback.take(fix(dated: true)) else { Issue.record("no answer"); return }
         #expect(location.timestamp == Self.arrival)
@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test func aDateTheFeedDidNotGiveIsNoReceiversDate() {
-        var playback = NMEAPlayback(request: LocationRequest(), speed: .max, live: true, clock: TestClock(date: Self.arrival))
+        var playback = NMEAPlayback(request: LocationRequest(start: .now), speed: .max, live: true, clock: TestClock(date: Self.arrival))
         guard case .answer(let location) = playback.take(fix(dated: false)) else { Issue.record("no answer"); return }
         #expect(location.receiverTime == nil)
         #expect(ReceiverClock.note(for: location) == nil)
     }
 
     @Test func aLogFileRunsOnItsOwnClock() {
-        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max)
+        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1), start: .now), speed: .max, clock: ContinuousClock())
         guard case .answer(let location) = playback.take(fix(dated: true)) else { Issue.record("no answer"); return }
         #expect(location.timestamp == Self.receiverDate)
         #expect(location.logClock == LogClock(start: Self.receiverDate, latest: Self.receiverDate))

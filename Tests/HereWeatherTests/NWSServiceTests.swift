@@ -38,7 +38,7 @@ import Glibc
 
     static func provider(_ server: FixtureServer, contact: String? = contact, decimals: Int = 2,
                          memory: NWSPointsMemory? = nil, now: Date = anHourAfterTheObservation) -> NWSWeatherProvider {
-        NWSWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(), coordinateDecimals: decimals,
+        NWSWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(clock: ContinuousClock()), coordinateDecimals: decimals,
                            memory: memory, pause: { _ in }, clock: TestClock(date: now))
     }
 
@@ -253,7 +253,8 @@ import Glibc
         let report = try await Self.provider(server).report(for: query())
         #expect(report.hourly.count == 12)
         #expect(server.requests.contains("/gridpoints/TBW/71,98/forecast/hourly"))
-        let exchange = NWSExchange(baseURL: "https://mirror.example.org/nws/", userAgent: "", http: CurlHTTPClient(), pause: { _ in })
+        let exchange = NWSExchange(baseURL: "https://mirror.example.org/nws/", userAgent: "", http: CurlHTTPClient(clock: ContinuousClock()),
+                                   clock: ContinuousClock(), pause: { _ in })
         #expect(exchange.onBaseURL("https://api.weather.gov/gridpoints/TBW/71,98/forecast")
             == "https://mirror.example.org/nws/gridpoints/TBW/71,98/forecast")
         #expect(exchange.onBaseURL("https://api.weather.gov") == nil)
@@ -308,7 +309,7 @@ import Glibc
             return fail ? .fixture("weather/nws/problem-500-unexpected.json", status: 500) : nil
         }
         let pauses = Mutex<[Duration]>([])
-        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(),
+        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(clock: ContinuousClock()),
                                           pause: { duration in pauses.withLock { $0.append(duration) } },
                                           clock: TestClock(date: Self.anHourAfterTheObservation))
         let report = try await provider.report(for: query())
@@ -322,8 +323,8 @@ import Glibc
             request.target.hasPrefix("/points/") ? .fixture("weather/nws/problem-500-unexpected.json", status: 500) : nil
         }
         let pauses = Mutex<[Duration]>([])
-        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(),
-                                          pause: { duration in pauses.withLock { $0.append(duration) } })
+        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(clock: ContinuousClock()),
+                                          pause: { duration in pauses.withLock { $0.append(duration) } }, clock: ContinuousClock())
         let short = WeatherQuery(coordinate: Self.tampa, units: .metric, deadline: .now + .milliseconds(900))
         await #expect(throws: WeatherError.self) { try await provider.report(for: short) }
         #expect(pauses.withLock { $0 }.allSatisfy { $0 < .milliseconds(300) }, "at most a third of the time left")
@@ -341,7 +342,7 @@ import Glibc
     }
 
     @Test func aPlainHTTPBaseURLToAnotherHostIsRefused() async throws {
-        let provider = NWSWeatherProvider(baseURL: "http://nws.example.org", contact: Self.contact, http: CurlHTTPClient())
+        let provider = NWSWeatherProvider(baseURL: "http://nws.example.org", contact: Self.contact, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         #expect(throws: WeatherError.self) { try provider.checkConfigured() }
     }
 }

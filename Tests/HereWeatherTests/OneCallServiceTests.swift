@@ -76,7 +76,7 @@ import HereWeatherHTTP
     }
 
     @Test func classicRecordingsStillReadAfterSwitching() throws {
-        let provider = OneCallWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: Self.key, http: CurlHTTPClient())
+        let provider = OneCallWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: Self.key, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let classic = try provider.report(fromRecording: Fixtures.data("weather/openweathermap/weather-tampa-metric.json"),
                                           units: .metric)
         #expect(classic.placeName == "Tampa")

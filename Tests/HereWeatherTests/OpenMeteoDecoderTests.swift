@@ -6,7 +6,7 @@ import Testing
 /// the fixture files (and the Fixtures README); instants were worked out from the local ISO
 /// times and `utc_offset_seconds` in the bodies.
 @Suite struct OpenMeteoDecoderTests {
-    let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient())
+    let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient(), clock: ContinuousClock())
 
     func decode(_ name: String, _ units: Units) throws -> WeatherReport {
         try provider.report(fromRecording: Fixtures.data("weather/open-meteo/\(name)"), units: units)
@@ -391,7 +391,7 @@ import Testing
     }
 
     @Test func requestURLImperialWithTrailingSlashBase() throws {
-        let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com/", http: UnusedHTTPClient())
+        let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com/", http: UnusedHTTPClient(), clock: ContinuousClock())
         let url = provider.requestURL(for: Coordinate(latitude: 27.950_6, longitude: -82.457_2), units: .imperial)
         #expect(url.hasPrefix("https://api.open-meteo.com/v1/forecast?"))
         #expect(!url.contains("com//v1"))

@@ -13,7 +13,7 @@ private func number(_ value: Any?) -> Double? {
 /// calendar code rather than the decoder's own.
 @Suite struct OpenWeatherMapDecoderTests {
     let provider = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "unused",
-                                                 http: UnusedHTTPClient())
+                                                 http: UnusedHTTPClient(), clock: ContinuousClock())
 
     static func fixture(_ name: String) -> Data { Fixtures.data("weather/openweathermap/\(name)") }
 
@@ -321,7 +321,7 @@ private func number(_ value: Any?) -> Double? {
     }
 
     @Test func missingKeyFailsBeforeAnyRequest() async throws {
-        let keyless = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "", http: UnusedHTTPClient())
+        let keyless = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "", http: UnusedHTTPClient(), clock: ContinuousClock())
         let query = WeatherQuery(coordinate: Coordinate(latitude: 1, longitude: 2), units: .metric,
                                  deadline: .now + .seconds(5))
         let error = try await #require(throws: WeatherError.self) { try await keyless.report(for: query) }
@@ -335,7 +335,7 @@ private func number(_ value: Any?) -> Double? {
     // MARK: Request URL
 
     @Test func requestURLHasRoundedCoordinatesUnitsAndKey() throws {
-        let slashed = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org/", apiKey: "k", http: UnusedHTTPClient())
+        let slashed = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org/", apiKey: "k", http: UnusedHTTPClient(), clock: ContinuousClock())
         let url = slashed.requestURL("weather", for: Coordinate(latitude: 27.950_6, longitude: -82.457_2),
                                      units: .imperial, key: "0123abcd")
         #expect(url == "https://api.openweathermap.org/data/2.5/weather?lat=27.95&lon=-82.46&units=imperial&appid=0123abcd")

@@ -17,9 +17,9 @@ import HereWeatherHTTP
         WeatherQuery(coordinate: tampa, units: units, deadline: .now + .seconds(30))
     }
 
-    func provider(_ server: FixtureServer, key: String? = canary, http: any HTTPClient = CurlHTTPClient())
+    func provider(_ server: FixtureServer, key: String? = canary, http: any HTTPClient = CurlHTTPClient(clock: ContinuousClock()))
         -> PirateWeatherWeatherProvider {
-        PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: key, http: http)
+        PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: key, http: http, clock: ContinuousClock())
     }
 
     func expectNoKey(_ error: WeatherError, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -150,7 +150,7 @@ import HereWeatherHTTP
         let closed = try ClosedPort()  // held to the end: no other test's server can take the port
         defer { withExtendedLifetime(closed) {} }
         do {
-            _ = try await PirateWeatherWeatherProvider(baseURL: closed.baseURL, apiKey: Self.canary, http: CurlHTTPClient())
+            _ = try await PirateWeatherWeatherProvider(baseURL: closed.baseURL, apiKey: Self.canary, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
                 .report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
@@ -165,7 +165,7 @@ import HereWeatherHTTP
         config.weather.pirateWeather.baseURL = server.baseURL
         let environment = [Configuration.pirateWeatherKeyVariable: Self.canary]
         let lines = LogLines()
-        let http = LoggingHTTPClient(base: CurlHTTPClient(), secrets: config.secrets(environment: environment)) {
+        let http = LoggingHTTPClient(base: CurlHTTPClient(clock: ContinuousClock()), secrets: config.secrets(environment: environment)) {
             lines.append($0)
         }
         let provider = Run.test(config, environment: environment, system: .test(http: http)).weatherProvider(.pirateWeather)
@@ -187,11 +187,11 @@ import HereWeatherHTTP
     }
 
     @Test func plainHTTPToARemoteHostIsRefusedBeforeAnyRequest() throws {
-        let http = CurlHTTPClient()
+        let http = CurlHTTPClient(clock: ContinuousClock())
         let remote: [any WeatherProvider] = [
-            PirateWeatherWeatherProvider(baseURL: "http://api.pirateweather.net", apiKey: Self.canary, http: http),
-            OneCallWeatherProvider(baseURL: "http://api.openweathermap.org", apiKey: Self.canary, http: http),
-            MetNorwayWeatherProvider(baseURL: "http://api.met.no", contact: "you@example.org", http: http),
+            PirateWeatherWeatherProvider(baseURL: "http://api.pirateweather.net", apiKey: Self.canary, http: http, clock: ContinuousClock()),
+            OneCallWeatherProvider(baseURL: "http://api.openweathermap.org", apiKey: Self.canary, http: http, clock: ContinuousClock()),
+            MetNorwayWeatherProvider(baseURL: "http://api.met.no", contact: "you@example.org", http: http, clock: ContinuousClock()),
         ]
         for provider in remote {
             do {
@@ -205,7 +205,7 @@ import HereWeatherHTTP
             }
         }
         for base in ["https://api.pirateweather.net", "http://127.0.0.1:8080", "http://localhost:9"] {
-            try PirateWeatherWeatherProvider(baseURL: base, apiKey: Self.canary, http: http).checkConfigured()
+            try PirateWeatherWeatherProvider(baseURL: base, apiKey: Self.canary, http: http, clock: ContinuousClock()).checkConfigured()
         }
     }
 

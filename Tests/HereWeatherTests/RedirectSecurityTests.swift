@@ -11,7 +11,7 @@ import Glibc
 @Suite struct RedirectSecurityTests {
     typealias TLSServer = TLSFixtureServer
 
-    let client = CurlHTTPClient(trust: CertificateTrust(bundle: TLSServer.certificate))
+    let client = CurlHTTPClient(trust: CertificateTrust(bundle: TLSServer.certificate), clock: ContinuousClock())
 
     func get(_ url: String) async throws -> HTTPResponse {
         try await client.get(HTTPRequest(url: url, deadline: .now + .seconds(30)))

@@ -28,7 +28,7 @@ import Testing
         let text = String(decoding: Fixtures.data("weather/open-meteo/tampa-metric.json"), as: UTF8.self)
             .replacing(#""temperature_2m":26.8"#, with: #""temperature_2m":"warm""#)
         #expect(text.contains(#""temperature_2m":"warm""#), "the fixture was changed")
-        let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient())
+        let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient(), clock: ContinuousClock())
         do {
             _ = try provider.report(fromRecording: Data(text.utf8), units: .metric)
             Issue.record("a report without a temperature was accepted")

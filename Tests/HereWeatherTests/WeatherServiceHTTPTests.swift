@@ -13,11 +13,11 @@ import HereWeatherHTTP
     }
 
     func openMeteo(_ server: FixtureServer) -> OpenMeteoWeatherProvider {
-        OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
+        OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
     }
 
     func openWeatherMap(_ server: FixtureServer, key: String? = "placeholder-key-not-a-real-one-00") -> OpenWeatherMapWeatherProvider {
-        OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient())
+        OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
     }
 
     // MARK: Open-Meteo

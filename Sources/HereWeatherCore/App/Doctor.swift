@@ -54,7 +54,7 @@ public struct Doctor: Sendable {
 
     /// Runs every check: the sources together, then the weather service for the best location.
     public func run() async -> [Check] {
-        let request = LocationRequest(desiredAccuracy: .any, timeout: probeTimeout, maxAge: nil).starting(at: clock.now)
+        let request = LocationRequest(desiredAccuracy: .any, timeout: probeTimeout, maxAge: nil, start: clock.now)
         var checks: [Check] = []
         var found: Location?
         let providers = self.providers
@@ -81,7 +81,7 @@ public struct Doctor: Sendable {
             switch results[index] ?? nil {
             case .success(let fix):
                 found = found ?? fix
-                checks.append(Check(name: name, status: .ok, detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")"))
+                checks.append(Check(name: name, status: .ok, detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix, now: clock.date) + ")"))
             case .failure(let error):
                 let message = (error as? any UserFacingError)?.message ?? "\(error)"
                 checks.append(Check(name: name, status: .fail,

@@ -23,7 +23,7 @@ public struct WeatherLookup: Sendable {
 
     public init(locationProvider: any LocationProvider, locationRequest: LocationRequest,
                 weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil,
-                clock: any RunClock = ContinuousClock()) {
+                clock: any RunClock) {
         self.clock = clock
         self.locationProvider = locationProvider
         self.locationRequest = locationRequest

@@ -21,7 +21,7 @@ public struct WeatherCache: Sendable {
     /// The run's clock: ages are measured on its date, the lock's wait on its instants.
     public let clock: any RunClock
 
-    public init(directory: String, clock: any RunClock = ContinuousClock()) {
+    public init(directory: String, clock: any RunClock) {
         self.directory = directory
         self.clock = clock
     }

@@ -58,18 +58,19 @@ public struct Configuration: Sendable, Equatable {
     /// `[output]`.
     public struct OutputSettings: Sendable, Equatable {
         public enum Icons: String, Sendable, CaseIterable { case emoji, nerd, ascii }
-        public enum Clock: String, Sendable, CaseIterable {
+        /// `clock`: how times of day are written (a display setting, not a clock).
+        public enum ClockFormat: String, Sendable, CaseIterable {
             case twentyFourHour = "24h"
             case twelveHour = "12h"
         }
         /// The glyph set for conditions (day and night variants).
         public var icons: Icons = .emoji
-        public var clock: Clock = .twentyFourHour
+        public var clock: ClockFormat = .twentyFourHour
         /// `format_error`: the line `--format` and `--waybar` show on failure; `nil` is the
         /// default (`FailureLine.defaultFormat`).
         public var formatError: FailureLine?
 
-        public init(icons: Icons = .emoji, clock: Clock = .twentyFourHour, formatError: FailureLine? = nil) {
+        public init(icons: Icons = .emoji, clock: ClockFormat = .twentyFourHour, formatError: FailureLine? = nil) {
             self.icons = icons
             self.clock = clock
             self.formatError = formatError

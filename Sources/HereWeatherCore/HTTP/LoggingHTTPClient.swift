@@ -24,7 +24,7 @@ public struct LoggingHTTPClient: HTTPClient {
         if let body = request.body {
             log("  body: " + (request.loggedBody.map(redact) ?? "\(body.count) bytes"))
         }
-        let started = ContinuousClock.now
+        let started = RealInstant.now
         do {
             let response = try await base.get(request)
             log("  -> HTTP \(response.status), \(response.body.count) bytes, \(milliseconds(since: started)) ms")
@@ -58,8 +58,8 @@ public struct LoggingHTTPClient: HTTPClient {
         return text
     }
 
-    private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.wholeMilliseconds
+    /// The real time since `start`: the exchange's own, whatever the run's clock.
+    private func milliseconds(since start: RealInstant) -> Int64 {
+        start.elapsed.wholeMilliseconds
     }
 }

@@ -99,7 +99,7 @@ public struct RememberingLocationProvider: LocationProvider {
     public let clock: any RunClock
 
     public init(base: any LocationProvider, store: LastLocationStore, sources: Set<LocationSource>,
-                authorizer: any LocationAuthorizer, clock: any RunClock = ContinuousClock()) {
+                authorizer: any LocationAuthorizer, clock: any RunClock) {
         self.base = base
         self.store = store
         self.sources = sources

@@ -7,7 +7,7 @@ import Foundation
 /// Weather alerts in words, for the text report, the status-bar tooltip and `%A`.
 enum AlertText {
     /// "Small Craft Advisory (Moderate), until Sun 22 Nov 23:00, from NWS Tampa Bay".
-    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: Configuration.OutputSettings.Clock) -> String {
+    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: ClockFormat) -> String {
         var text = alert.title
         if let severity = alert.severity, !severity.isEmpty, severity.lowercased() != "unknown" { text += " (\(severity))" }
         if let end = alert.end, let time = Formatting.clock(end, utcOffset: utcOffset, clock) {

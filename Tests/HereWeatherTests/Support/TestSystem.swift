@@ -11,7 +11,7 @@ extension RunSystem {
     /// server unless told otherwise, no gpsd, no GeoClue and no NetworkManager on this
     /// "machine", and the real clock unless the test passes its `TestClock` (only with parts
     /// that wait on that clock: a real transfer or socket runs on real time).
-    static func test(http: any HTTPClient = CurlHTTPClient(),
+    static func test(http: any HTTPClient = CurlHTTPClient(clock: ContinuousClock()),
                      gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider = { _ in AbsentSource(source: .gpsd) },
                      geoClue: @escaping @Sendable () -> any LocationSourceProvider = { AbsentSource(source: .geoclue) },
                      wifiScanner: any AccessPointScanner = NoAccessPoints(),
@@ -53,8 +53,9 @@ extension SystemAssembly {
         SystemAssembly { environment, console in
             var system = try SystemAssembly.live.assemble(environment, console)
             // The stand-in is there: a bound a loaded machine never nears (the program's 250 ms was missed at load 15-20).
-            system.wifiScanner = NetworkManagerScanner(address: address, presenceBound: .seconds(30))
-            system.geoClue = { GeoClueLocationProvider { try DBusConnection.connect(address: address) } }
+            system.wifiScanner = NetworkManagerScanner(address: address, clock: system.clock, presenceBound: .seconds(30))
+            let clock = system.clock
+            system.geoClue = { GeoClueLocationProvider(connect: { try DBusConnection.connect(address: address) }, clock: clock) }
             return system
         }
     }
@@ -86,7 +87,7 @@ final class PassingRecordingHTTPClient: HTTPClient {
     private let seen = Mutex<[String]>([])
     let base: any HTTPClient
 
-    init(base: any HTTPClient = CurlHTTPClient()) {
+    init(base: any HTTPClient = CurlHTTPClient(clock: ContinuousClock())) {
         self.base = base
     }
 

@@ -34,7 +34,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
 
     public init(settings: WiFiSettings, scanner: any AccessPointScanner, http: any HTTPClient,
                 memory: WiFiNeighbourhoodMemory? = nil, configPath: String = "the config file",
-                clock: any RunClock = ContinuousClock()) {
+                clock: any RunClock) {
         self.clock = clock
         self.settings = settings
         self.scanner = scanner
@@ -67,7 +67,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         // A crowd read from a slow NetworkManager can leave no time: a request sent now would
         // blame a service that was never given the chance to answer. On the POST's own clock:
         // the scan and the request keep real deadlines (the run's clock dates the answers).
-        guard ContinuousClock.now.duration(to: request.deadline) > Self.leastTimeToAsk else {
+        guard clock.now.duration(to: request.deadline) > Self.leastTimeToAsk else {
             throw WiFiError.noTimeLeftToAsk(service: settings.host, seen: selection.seen, seconds: request.timeoutSeconds)
         }
         let (coordinate, accuracy) = try await ask(selection.used, deadline: request.deadline)

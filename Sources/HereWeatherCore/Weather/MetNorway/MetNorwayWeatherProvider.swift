@@ -21,6 +21,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     /// How long the radar nowcast may take once Locationforecast has answered.
     public let grace: CompanionGrace
     private let http: any HTTPClient
@@ -34,8 +36,9 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false,
-                grace: CompanionGrace = CompanionGrace()) {
-        self.grace = grace
+                clock: any RunClock, grace: CompanionGrace? = nil) {
+        self.clock = clock
+        self.grace = grace ?? CompanionGrace(clock: clock)
         self.allowPlainHTTP = allowPlainHTTP
         self.baseURL = baseURL
         self.contact = ContactRule.contact(contact)
@@ -122,7 +125,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     private func fetchForecast(_ query: WeatherQuery, userAgent: String, stored: StoredWeather?) async throws -> WeatherFetch {
         let response = try await get(requestURL(for: query.coordinate), userAgent: userAgent,
                                      lastModified: stored?.lastModified, deadline: query.deadline)
-        let maxAge = HTTPFreshness.lifetime(of: response.headers)
+        let maxAge = HTTPFreshness.lifetime(of: response.headers, now: clock.date)
         if response.status == 304, let stored {
             // The stored Locationforecast body: as stored, or taken out of a recording with a nowcast.
             let recorded = try WeatherServiceResponse.recording(stored.recording, service: kind.displayName)
@@ -160,7 +163,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         guard let json = try? WeatherServiceResponse.recording(body, service: kind.displayName),
               let nowcast = MetNorwayNowcast.decode(json) else { return nil }
         return (nowcast, MetNorwayNowcast.Stored(body: body, lastModified: lastModified),
-                HTTPFreshness.lifetime(of: response.headers))
+                HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     /// A recording is a Locationforecast body, or `{"locationforecast": ..., "nowcast": ...}`.

@@ -12,6 +12,8 @@ struct NWSExchange: Sendable {
     let baseURL: String
     let userAgent: String
     let http: any HTTPClient
+    /// The run's clock: whether the deadline leaves time for a retry.
+    let clock: any RunClock
     /// Waits between a failed attempt and the retry (`Task.sleep`; tests may shorten it).
     let pause: @Sendable (Duration) async throws -> Void
     static let service = WeatherProviderKind.nws.displayName
@@ -43,7 +45,7 @@ struct NWSExchange: Sendable {
                                   deadline: deadline)
         let first = try await WeatherServiceResponse.get(request, http: http, service: Self.service)
         guard Self.retriedStatuses.contains(first.status) else { return first }
-        let left = ContinuousClock.now.duration(to: deadline)
+        let left = clock.now.duration(to: deadline)
         let wait = min(Self.retryPause, left / 3)
         guard wait > .zero else { return first }
         try await pause(wait)

@@ -46,7 +46,7 @@ public struct NWSWeatherProvider: WeatherProvider {
     public init(baseURL: String, contact: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false,
                 memory: NWSPointsMemory? = nil, pause: (@Sendable (Duration) async throws -> Void)? = nil,
-                clock: any RunClock = ContinuousClock(), grace: CompanionGrace? = nil) {
+                clock: any RunClock, grace: CompanionGrace? = nil) {
         self.baseURL = baseURL
         self.contact = ContactRule.contact(contact)
         self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
@@ -55,7 +55,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         self.clock = clock
         self.grace = grace ?? CompanionGrace(clock: clock)
         exchange = NWSExchange(baseURL: baseURL, userAgent: Self.userAgent(contact: self.contact), http: http,
-                               pause: pause ?? { try await clock.sleep(for: $0) })
+                               clock: clock, pause: pause ?? { try await clock.sleep(for: $0) })
     }
 
     /// `here-weather/<version> (<contact>)`, or without the contact when there is none (the
@@ -108,8 +108,8 @@ public struct NWSWeatherProvider: WeatherProvider {
         // Remembered only once it led to a report: a points answer that leads nowhere is not kept.
         if !remembered { memory?.store(pointsBody, for: point) }
         var maxAge: Double?
-        if let first = HTTPFreshness.lifetime(of: forecasts.hourly.headers),
-           let second = HTTPFreshness.lifetime(of: forecasts.daily.headers) {
+        if let first = HTTPFreshness.lifetime(of: forecasts.hourly.headers, now: clock.date),
+           let second = HTTPFreshness.lifetime(of: forecasts.daily.headers, now: clock.date) {
             maxAge = min(first, second)
         }
         return WeatherFetch(report: report, recording: recording, serviceMaxAge: maxAge)

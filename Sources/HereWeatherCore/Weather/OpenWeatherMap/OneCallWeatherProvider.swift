@@ -14,6 +14,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -22,7 +24,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
         "Subscribe the key to \"One Call by Call\" on openweathermap.org, or set \(ConfigKey.openWeatherMapAPI) = \"classic\" to use the current weather and 5-day forecast endpoints, which every key has."
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false, clock: any RunClock) {
+        self.clock = clock
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
@@ -66,7 +69,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
         let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
                                                    howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey, secrets: [key])
         return WeatherFetch(report: try OneCallDecoder.decode(body, units: query.units), recording: response.body,
-                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     /// Reads One Call recordings, and the classic endpoints' too (a cache entry from before

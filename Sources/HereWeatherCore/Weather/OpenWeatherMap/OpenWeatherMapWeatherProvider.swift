@@ -13,6 +13,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -21,7 +23,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         "set \(ConfigKey.apiKey(of: .openWeatherMap)) in the config file, or the OPENWEATHERMAP_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false, clock: any RunClock) {
+        self.clock = clock
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
@@ -67,8 +70,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         let recording = Data(#"{"weather":"#.utf8) + currentResponse.body + Data(#","forecast":"#.utf8)
             + forecastResponse.body + Data("}".utf8)
         var maxAge: Double?
-        if let first = HTTPFreshness.lifetime(of: currentResponse.headers),
-           let second = HTTPFreshness.lifetime(of: forecastResponse.headers) {
+        if let first = HTTPFreshness.lifetime(of: currentResponse.headers, now: clock.date),
+           let second = HTTPFreshness.lifetime(of: forecastResponse.headers, now: clock.date) {
             maxAge = min(first, second)
         }
         return WeatherFetch(report: report, recording: recording, serviceMaxAge: maxAge)
