@@ -72,10 +72,12 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         try #require(service.calls.contains("Read Latitude"), "the fix was never read: \(service.calls)")
+        let arrived = clock.date
         let advanced = ContinuousClock.now
         clock.advance(by: .seconds(120))
         let fix = try await answer.value
         #expect(fix.horizontalAccuracy == 25_000)
+        #expect(fix.timestamp == arrived, "dated on the run's clock when it arrived, not on the machine's")
         #expect(service.calls.last == "Stop")
         // Only the client's read is logged: dbus_next reads every property once while it
         // exports the Location, and the clock moved on that read once, before the update

@@ -65,8 +65,8 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         }
         try Task.checkCancellation()
         // A crowd read from a slow NetworkManager can leave no time: a request sent now would
-        // blame a service that was never given the chance to answer. On the POST's own clock:
-        // the scan and the request keep real deadlines (the run's clock dates the answers).
+        // blame a service that was never given the chance to answer. Read on the run's clock,
+        // which the deadline is an instant of (the POST gets the real time it leaves).
         guard clock.now.duration(to: request.deadline) > Self.leastTimeToAsk else {
             throw WiFiError.noTimeLeftToAsk(service: settings.host, seen: selection.seen, seconds: request.timeoutSeconds)
         }
