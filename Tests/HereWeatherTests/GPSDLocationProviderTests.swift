@@ -188,7 +188,7 @@ import HereWeatherGPSD
             port = \(harness.port)
             """)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
-        let result = try await runner.run(["where", "--json", "--timeout", "20"])
+        let result = try await runner.run(["where", "--json", "--timeout", "20"], assembly: .gpsdOnly)
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["source"] as? String == "gpsd")

@@ -31,7 +31,7 @@ import Testing
         memory.save(GeoClueAgentMemory.Remembered(reason: .getClientUnanswered, since: clock.date, bootID: now.bootID,
                                                   session: now.session, busNames: [":1.1", ":1.7"]))
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
-        let system = RunSystem.test(geoClue: { geoClue }, clock: clock)
+        let system = RunSystem.test(geoClue: .standIn { geoClue }, clock: clock)
         let zero = Configuration()
         var configured = Configuration()
         configured.location.sources = [.geoclue, .ip]
@@ -61,7 +61,7 @@ import Testing
         try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
-        let assembly = SystemAssembly.test(RunSystem.test(geoClue: { geoClue }))
+        let assembly = SystemAssembly.test(RunSystem.test(gpsd: .absent, geoClue: .standIn { geoClue }, wifiScanner: .absent))
         let environment = ["XDG_SESSION_ID": "7"]
 
         let first = try await runner.run(["where", "--json"], environment: environment, killAfter: .seconds(60), assembly: assembly)
@@ -104,10 +104,12 @@ import Testing
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let nothing = try ClosedPort()
         let runner = try InProcessCommand()
-        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
+        // The weather check asks a closed port on this machine, never the real service.
+        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server)
+                               + "\n[weather.open-meteo]\nbase_url = \"\(nothing.baseURL)\"\n")
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.notAllowed(reason: "'here-weather' disallowed, no agent for UID 1000")))
-        let assembly = SystemAssembly.test(RunSystem.test(geoClue: { geoClue }))
+        let assembly = SystemAssembly.test(RunSystem.test(gpsd: .absent, geoClue: .standIn { geoClue }, wifiScanner: .absent))
         let result = try await runner.run(["doctor", "--json"], killAfter: .seconds(60), assembly: assembly)
         let checks = try #require(result.json?["checks"] as? [[String: Any]], "\(result.stdout)")
         let line = try #require(checks.first { $0["name"] as? String == "geoclue" })

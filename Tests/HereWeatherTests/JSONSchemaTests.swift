@@ -1,4 +1,5 @@
 import Foundation
+@testable import HereWeatherCLI
 import HereWeatherCore
 import Testing
 
@@ -40,8 +41,8 @@ import Testing
 
     /// Runs `arguments` and returns stdout's one line, after checking the exit status.
     func output(_ runner: InProcessCommand, _ arguments: [String], status: Int32 = 0,
-                environment: [String: String] = [:]) async throws -> String {
-        let result = try await runner.run(arguments, environment: environment)
+                environment: [String: String] = [:], assembly: SystemAssembly = .test()) async throws -> String {
+        let result = try await runner.run(arguments, environment: environment, assembly: assembly)
         #expect(result.status == status, "\(arguments): \(result.stderr)")
         #expect(result.stdout.filter { $0 == "\n" }.count == 1, "one line: \(result.stdout)")
         return result.stdout.trimmingCharacters(in: .newlines)
@@ -126,7 +127,7 @@ import Testing
     @Test func doctorMatchesTheSchema() async throws {
         let runner = try InProcessCommand()
         try runner.writeConfig(DoctorCommandTests.passFailAndSkip)
-        let checked = try await output(runner, ["doctor", "--json"], status: 1)
+        let checked = try await output(runner, ["doctor", "--json"], status: 1, assembly: .gpsdOnly)
         let broken = try InProcessCommand()
         try broken.writeConfig("version = 1\n[weather]\nunits = \"kelvinish\"\n")
         let failed = try await output(broken, ["doctor", "--json"], status: 78)
@@ -141,7 +142,7 @@ import Testing
         let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(harness.onlySourceConfig)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
-        let line = try await output(runner, ["where", "--json", "--timeout", "20"])
+        let line = try await output(runner, ["where", "--json", "--timeout", "20"], assembly: .gpsdOnly)
         #expect(line.contains(#""source":"gpsd""#))
         try await expectValid([line], as: "where")
     }

@@ -40,7 +40,7 @@ struct PreconnectTests {
 
     /// The run's system: libcurl trusting the fixture server, and `gpsd`.
     static func system(gpsd: GPSDAfterAcceptance) -> SystemAssembly {
-        .test(.test(http: CurlHTTPClient(trust: CertificateTrust(bundle: TLSFixtureServer.certificate), clock: ContinuousClock()), gpsd: { _ in gpsd }))
+        .test(.test(http: CurlHTTPClient(trust: CertificateTrust(bundle: TLSFixtureServer.certificate), clock: ContinuousClock()), gpsd: .standIn { _ in gpsd }))
     }
 
     @Test func oneConnectionServesThePreconnectAndTheRequest() async throws {

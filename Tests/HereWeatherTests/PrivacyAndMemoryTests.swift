@@ -197,7 +197,7 @@ import HereWeatherHTTP
         let result = try await runner.run(["where", "--json", "--source", "fixed"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect((result.json?["location"] as? [String: Any])?["source"] as? String == "fixed")
-        let gpsdOnly = try await runner.run(["where", "--source", "gpsd"])
+        let gpsdOnly = try await runner.run(["where", "--source", "gpsd"], assembly: .gpsdOnly)
         #expect(gpsdOnly.status == 75)
         #expect(gpsdOnly.stderr.contains("gpsd is not running on 127.0.0.1:1"))
     }

@@ -36,13 +36,15 @@ struct InProcessCommand: TemporaryHome {
     }
 
     /// Runs the command with `arguments` and extra `environment` values (over HOME, PATH and
-    /// LANG, as `CommandRunner` sets them), on the live system unless `assembly` gives the
-    /// test's (`RunSystem.test`). A run still going after `killAfter` (two minutes unless told)
+    /// LANG, as `CommandRunner` sets them), on the test system (`SystemAssembly.test()`: libcurl
+    /// for this machine's servers, the real clock, and no gpsd, GeoClue or NetworkManager unless
+    /// `assembly` gives them: a run that touches a part it was not given fails the test naming
+    /// it). A run still going after `killAfter` (two minutes unless told)
     /// is left behind and reported `killed`, so that a hung run fails its test and frees its
     /// slot instead of hanging every queued run after it.
     func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = TestLimits.longestRun,
              terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
-             standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .live) async throws -> Result {
+             standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .test()) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
         let standardError = CapturedOutput()
