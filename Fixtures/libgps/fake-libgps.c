@@ -34,7 +34,12 @@ int gps_open(const char *host, const char *port, void *handle) {
 int gps_close(void *handle) {
     int fd;
     memcpy(&fd, (char *)handle + SOCKET_OFFSET, sizeof fd);
-    return close(fd);
+    int status = close(fd);
+    /* Forgotten after the close, as libgps does; this also keeps close() from being a tail
+     * call, so scripts/fd-audit sees it made from inside this library. */
+    fd = -1;
+    memcpy((char *)handle + SOCKET_OFFSET, &fd, sizeof fd);
+    return status;
 }
 
 int gps_stream(void *handle, unsigned int flags, const void *device) {
