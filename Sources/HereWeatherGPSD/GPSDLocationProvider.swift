@@ -94,6 +94,7 @@ final class GPSDSession: @unchecked Sendable {
         let handle = UnsafeMutableRawPointer.allocate(byteCount: Int(HW_GPS_HANDLE_SIZE), alignment: 64)
         handle.initializeMemory(as: UInt8.self, repeating: 0, count: Int(HW_GPS_HANDLE_SIZE))
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Int(HW_GPS_MESSAGE_SIZE))
+        message.initialize(repeating: 0, count: Int(HW_GPS_MESSAGE_SIZE))
         defer {
             handle.deallocate()
             message.deallocate()
@@ -133,7 +134,8 @@ final class GPSDSession: @unchecked Sendable {
             let arrival = clock.date
             // The line gpsd sent (its CR LF's CR included: JSON whitespace); not JSON: not gpsd's report.
             let line = UnsafeRawPointer(message).assumingMemoryBound(to: UInt8.self)
-            let report = GPSDReport(json: UnsafeBufferPointer(start: line, count: strlen(message))) ?? .other
+            let length = strnlen(message, Int(HW_GPS_MESSAGE_SIZE) - 1)
+            let report = GPSDReport(json: UnsafeBufferPointer(start: line, count: length)) ?? .other
             switch rules.receive(report, arrival: arrival) {
             case .continue: continue
             case .answer(let location): return .success(location)
