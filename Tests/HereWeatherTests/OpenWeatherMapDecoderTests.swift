@@ -275,11 +275,11 @@ private func number(_ value: Any?) -> Double? {
         let code = try #require(number(body["cod"]) ?? (body["cod"] as? String).flatMap(Double.init))
         let message = try #require(body["message"] as? String)
         let error = try #require(throws: WeatherError.self) { try decode(Self.fixture(name), .metric) }
-        guard case .serviceFailed(let service, let status, let detail) = error else {
+        guard case .service(let service, .serviceFailed(let status, let detail)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
-        #expect(service == "OpenWeatherMap")
+        #expect(service == .openWeatherMap)
         #expect(status == Int(code))
         #expect(detail == message)
     }
@@ -288,7 +288,7 @@ private func number(_ value: Any?) -> Double? {
         let error = try #require(throws: WeatherError.self) {
             try decode(Data(#"{"cod":"404","message":"city not found"}"#.utf8), .metric)
         }
-        guard case .serviceFailed(_, let status, let detail) = error else {
+        guard case .service(_, .serviceFailed(let status, let detail)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
@@ -301,7 +301,7 @@ private func number(_ value: Any?) -> Double? {
         let error = try #require(throws: WeatherError.self) {
             try decode(Self.combined(weather: "weather-tampa-metric.json", forecast: "error-404.json"), .metric)
         }
-        guard case .serviceFailed(_, let status, _) = error else {
+        guard case .service(_, .serviceFailed(let status, _)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
@@ -311,11 +311,11 @@ private func number(_ value: Any?) -> Double? {
     @Test func nonJSONRecordingsAreUndecodable() throws {
         for (path, words) in [("weather/misc/truncated.json", "JSON"), ("weather/misc/captive-portal.html", "web page")] {
             let error = try #require(throws: WeatherError.self) { try decode(Fixtures.data(path), .metric) }
-            guard case .undecodable(let service, let reason) = error else {
+            guard case .service(let service, .undecodable(let reason)) = error else {
                 Issue.record("expected undecodable, got \(error)")
                 continue
             }
-            #expect(service == "OpenWeatherMap")
+            #expect(service == .openWeatherMap)
             #expect(reason.contains(words), "\(path)")
         }
     }
@@ -325,7 +325,7 @@ private func number(_ value: Any?) -> Double? {
         let query = WeatherQuery(coordinate: Coordinate(latitude: 1, longitude: 2), units: .metric,
                                  deadline: .now + .seconds(5))
         let error = try await #require(throws: WeatherError.self) { try await keyless.report(for: query) }
-        guard case .missingKey = error else {
+        guard case .service(_, .missingKey) = error else {
             Issue.record("expected missingKey, got \(error)")
             return
         }

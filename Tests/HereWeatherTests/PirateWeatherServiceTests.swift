@@ -97,7 +97,7 @@ import HereWeatherHTTP
             _ = try await provider(server).report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .keyRejected = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .keyRejected) = error else { Issue.record("wrong error: \(error)"); return }
             #expect(error.exitStatus == .configuration)
             #expect(error.message.contains("PIRATEWEATHER_API_KEY"))
             expectNoKey(error)
@@ -130,7 +130,7 @@ import HereWeatherHTTP
             _ = try await provider(limited).report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .rateLimited = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .rateLimited) = error else { Issue.record("wrong error: \(error)"); return }
             expectNoKey(error)
         }
     }
@@ -154,7 +154,7 @@ import HereWeatherHTTP
                 .report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .unreachable = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .unreachable) = error else { Issue.record("wrong error: \(error)"); return }
             expectNoKey(error)
         }
     }
@@ -198,7 +198,7 @@ import HereWeatherHTTP
                 try provider.checkConfigured()
                 Issue.record("\(provider.kind) accepted plain http")
             } catch let error as WeatherError {
-                guard case .insecureBaseURL = error else { Issue.record("wrong error: \(error)"); continue }
+                guard case .service(_, .insecureBaseURL) = error else { Issue.record("wrong error: \(error)"); continue }
                 #expect(error.exitStatus == .configuration)
                 #expect(error.message.contains("https://"))
                 #expect(error.message.contains("\(provider.kind.rawValue).base_url"))

@@ -94,7 +94,7 @@ import Testing
         // What may be replaced still says how.
         #expect(ConfigError.unreadable(path: path, reason: TextFile.notRegular).message.contains("config init --force"))
         #expect(HTTPError.noResources(ResourceShortage.thread(EAGAIN)).advice == ResourceShortage.advice)
-        #expect(WeatherError.unreachable(service: "Open-Meteo", .noResources(ResourceShortage.thread(EAGAIN))).message
+        #expect(WeatherError.service(.openMeteo, .unreachable(.noResources(ResourceShortage.thread(EAGAIN)))).message
                 == "Cannot reach Open-Meteo: \(ResourceShortage.thread(EAGAIN)). \(ResourceShortage.advice)")
     }
 

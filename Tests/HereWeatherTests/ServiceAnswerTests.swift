@@ -24,12 +24,12 @@ import HereWeatherHTTP
         do {
             _ = try await weather.fetch(query)
             Issue.record("expected the service's failure")
-        } catch WeatherError.serviceFailed(let service, let status, let detail) {
-            #expect(service == "Pirate Weather" && status == 503 && detail == Self.words)
+        } catch WeatherError.service(let service, .serviceFailed(let status, let detail)) {
+            #expect(service == .pirateWeather && status == 503 && detail == Self.words)
         }
 
         let geocoder = OpenWeatherMapGeocoder(baseURL: server.baseURL, apiKey: Self.secret, http: http)
-        await #expect(throws: GeocodingError.serviceFailed(service: "OpenWeatherMap geocoding", status: 503, detail: Self.words)) {
+        await #expect(throws: GeocodingError.service(.openWeatherMap, .serviceFailed(status: 503, detail: Self.words))) {
             _ = try await geocoder.search(try #require(CityQuery("Tampa")), deadline: .now + .seconds(30))
         }
 

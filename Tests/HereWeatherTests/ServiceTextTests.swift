@@ -10,7 +10,7 @@ import Testing
         #expect(ServiceText.oneLine("Invalid API key.") == "Invalid API key")
         let long = ServiceText.oneLine(String(repeating: "a", count: 500))
         #expect(long.count == ServiceText.maxLength + 1 && long.hasSuffix("…"))
-        let error = WeatherError.serviceFailed(service: "Open-Meteo", status: 500, detail: "boom\nat line 3")
+        let error = WeatherError.service(.openMeteo, .serviceFailed(status: 500, detail: "boom\nat line 3"))
         #expect(error.message == "Open-Meteo answered HTTP 500: boom at line 3. The service is having trouble; try again in a few minutes.")
     }
 
@@ -20,8 +20,8 @@ import Testing
         ("Wed, 21 Oct 2026 07:28:00 GMT", "(retry after Wed, 21 Oct 2026 07:28:00 GMT)"),
     ])
     func retryAfterInBothForms(value: String, shown: String) {
-        #expect(WeatherError.rateLimited(service: "Open-Meteo", retryAfter: value).message.contains(shown))
-        #expect(GeocodingError.rateLimited(service: "Open-Meteo geocoding", retryAfter: value).message.contains(shown))
+        #expect(WeatherError.service(.openMeteo, .rateLimited(retryAfter: value)).message.contains(shown))
+        #expect(GeocodingError.service(.openMeteo, .rateLimited(retryAfter: value)).message.contains(shown))
     }
 
     @Test func aBodyWithoutACurrentTemperatureIsNotWeather() throws {

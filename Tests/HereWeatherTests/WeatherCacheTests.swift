@@ -35,7 +35,7 @@ import HereWeatherHTTP
         WeatherQuery(coordinate: tampa, units: .metric, deadline: .now + .seconds(30))
     }
 
-    static let refused = WeatherError.unreachable(service: "Open-Meteo", .connectionRefused("127.0.0.1"))
+    static let refused = WeatherError.service(.openMeteo, .unreachable(.connectionRefused("127.0.0.1")))
 
     // MARK: TTL
 
@@ -247,16 +247,16 @@ import HereWeatherHTTP
     }
 
     @Test(arguments: [
-        (WeatherError.unreachable(service: "S", .timedOut("h")), true),
-        (WeatherError.unreachable(service: "S", .cannotResolveHost("h")), true),
-        (WeatherError.serviceFailed(service: "S", status: 503, detail: nil), true),
-        (WeatherError.rateLimited(service: "S", retryAfter: "60"), true),
-        (WeatherError.undecodable(service: "S", reason: "HTML"), true),
-        (WeatherError.serviceFailed(service: "S", status: 400, detail: "bad"), false),
-        (WeatherError.serviceFailed(service: "S", status: 200, detail: "error"), false),
-        (WeatherError.keyRejected(service: "S", status: 401, howToSet: "k"), false),
-        (WeatherError.missingKey(service: "S", howToSet: "k"), false),
-        (WeatherError.unreachable(service: "S", .invalidURL), false),
+        (WeatherError.service(.openMeteo, .unreachable(.timedOut("h"))), true),
+        (WeatherError.service(.openMeteo, .unreachable(.cannotResolveHost("h"))), true),
+        (WeatherError.service(.openMeteo, .serviceFailed(status: 503, detail: nil)), true),
+        (WeatherError.service(.openMeteo, .rateLimited(retryAfter: "60")), true),
+        (WeatherError.service(.openMeteo, .undecodable(reason: "HTML")), true),
+        (WeatherError.service(.openMeteo, .serviceFailed(status: 400, detail: "bad")), false),
+        (WeatherError.service(.openMeteo, .serviceFailed(status: 200, detail: "error")), false),
+        (WeatherError.service(.openMeteo, .keyRejected(status: 401, howToSet: "k")), false),
+        (WeatherError.service(.openMeteo, .missingKey(howToSet: "k")), false),
+        (WeatherError.service(.openMeteo, .unreachable(.invalidURL)), false),
     ])
     func whichFailuresFallBackToAStaleEntry(error: WeatherError, fallsBack: Bool) async throws {
         #expect(error.allowsStaleFallback == fallsBack)

@@ -303,11 +303,11 @@ import HereWeatherWiFi
         let request = Self.request(seconds: 1)
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
                                             scanner: SlowCrowd(untilTheDeadline: true), http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
-        await #expect(throws: WiFiError.noTimeLeftToAsk(service: "127.0.0.1", seen: 30, seconds: 1)) {
+        await #expect(throws: WiFiError.noTimeLeftToAsk(host: "127.0.0.1", seen: 30, seconds: 1)) {
             try await provider.requestLocation(request)
         }
         #expect(server.receivedRequests.isEmpty)
-        #expect(WiFiError.noTimeLeftToAsk(service: "127.0.0.1", seen: 30, seconds: 2).message
+        #expect(WiFiError.noTimeLeftToAsk(host: "127.0.0.1", seen: 30, seconds: 2).message
                 == "No Wi-Fi positioning: reading the 30 access points NetworkManager lists took the 2 s timeout, so nothing was sent to 127.0.0.1. Try a longer --timeout (or [location] timeout).")
         // With time left, the same crowd is sent.
         let quick = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
@@ -353,7 +353,7 @@ import HereWeatherWiFi
             Issue.record("a redirect gave a location")
         } catch let error as WiFiError {
             let target = String(elsewhere.baseURL.dropFirst("http://".count))
-            #expect(error == .redirected(service: "127.0.0.1", status: status, target: target))
+            #expect(error == .redirected(host: "127.0.0.1", status: status, target: target))
             #expect(error.message.contains("redirected the request to \(target) (HTTP \(status))"), "\(error.message)")
             #expect(error.message.contains("nothing was sent there"))
             #expect(!error.message.contains("\n") && !error.message.contains("not-a-real-wifi-key"))
@@ -363,10 +363,10 @@ import HereWeatherWiFi
     }
 
     @Test func aRedirectWithoutAHostOrWithControlCharactersIsNamedSafely() {
-        #expect(WiFiGeolocateExchange.redirectTarget(nil, service: "beacondb.net", secrets: []) == "another address")
-        #expect(WiFiGeolocateExchange.redirectTarget("/v2/geolocate", service: "beacondb.net", secrets: [])
+        #expect(WiFiGeolocateExchange.redirectTarget(nil, host: "beacondb.net", secrets: []) == "another address")
+        #expect(WiFiGeolocateExchange.redirectTarget("/v2/geolocate", host: "beacondb.net", secrets: [])
                 == "another address on beacondb.net")
-        let hostile = WiFiGeolocateExchange.redirectTarget("https://evil.example\u{1b}[31m.org:8443/x", service: "s", secrets: [])
+        let hostile = WiFiGeolocateExchange.redirectTarget("https://evil.example\u{1b}[31m.org:8443/x", host: "s", secrets: [])
         #expect(!hostile.unicodeScalars.contains { $0.value < 0x20 }, "no control character reaches the terminal")
         #expect(hostile.hasPrefix("evil.example"))
     }

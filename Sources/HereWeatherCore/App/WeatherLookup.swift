@@ -48,8 +48,8 @@ public struct WeatherLookup: Sendable {
             var report: WeatherReport
             do {
                 report = try weatherProvider.report(fromRecording: recording, units: units)
-            } catch WeatherError.undecodable(let service, let reason) {
-                throw WeatherError.recordingNotWeatherData(service: service, reason: reason)
+            } catch WeatherError.service(let service, .undecodable(let reason)) {
+                throw WeatherError.recordingNotWeatherData(service, reason: reason)
             }
             report.freshness.replayed = true
             return (location, report)

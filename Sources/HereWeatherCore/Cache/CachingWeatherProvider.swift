@@ -134,14 +134,14 @@ extension WeatherError {
     /// a 4xx for a bad request, an invalid base URL), a cancelled run, and recordings.
     public var allowsStaleFallback: Bool {
         switch self {
-        case .unreachable(_, let error):
+        case .service(_, .unreachable(let error)):
             return error != .invalidURL && error != .cancelled
-        case .serviceFailed(_, let status, _):
+        case .service(_, .serviceFailed(let status, _)):
             return status >= 500
-        case .rateLimited, .undecodable:
+        case .service(_, .rateLimited), .service(_, .undecodable):
             return true
-        case .keyRejected, .missingKey, .recordingUnreadable, .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct,
-             .insecureBaseURL, .outsideCoverage:
+        case .service(_, .keyRejected), .service(_, .missingKey), .service(_, .insecureBaseURL), .recordingUnreadable,
+             .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct, .outsideCoverage:
             return false
         }
     }

@@ -34,6 +34,6 @@ public struct CitySearchLocationProvider: LocationProvider {
                                           others: Array(others.prefix(5)))
         }
         return Location(coordinate: place.coordinate, timestamp: clock.date, origin: .city,
-                        name: place.displayName, service: geocoder.serviceName)
+                        name: place.displayName, service: geocoder.kind.displayName)
     }
 }

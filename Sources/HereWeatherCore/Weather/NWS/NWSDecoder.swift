@@ -19,16 +19,16 @@ import Foundation
 /// - Times carry their offset (`2026-11-26T14:00:00-05:00`): the report is shown at the
 ///   offset of the first hourly period.
 enum NWSDecoder {
-    static let service = WeatherProviderKind.nws.displayName
+    static let kind = WeatherProviderKind.nws
     static let hourlyCount = 12
 
     static func decode(recording body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject, let hourlyPeriods = body["forecast_hourly"]?["properties"]?["periods"]?.array else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"forecast_hourly.properties.periods\"")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"forecast_hourly.properties.periods\""))
         }
         let hours = hourlyPeriods.compactMap { hour($0, units: units) }
         guard let first = hours.first, let offset = hourlyPeriods.lazy.compactMap(startOffset).first else {
-            throw WeatherError.undecodable(service: service, reason: "its hourly forecast has no periods with a start time")
+            throw WeatherError.service(kind, .undecodable(reason: "its hourly forecast has no periods with a start time"))
         }
         var current = conditions(forecastHour: first.forecast, humidity: first.humidity)
         var basis = CurrentBasis.forecast

@@ -89,7 +89,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         var forecasts: Forecasts
         do {
             forecasts = try await self.forecasts(points, deadline: query.deadline)
-        } catch WeatherError.serviceFailed(_, let status, _) where status == 404 && remembered {
+        } catch WeatherError.service(_, .serviceFailed(let status, _)) where status == 404 && remembered {
             // The remembered grid is gone: ask the point again, once.
             memory?.forget(point)
             (pointsBody, points, remembered) = try await self.points(point, deadline: query.deadline, remembering: false)
@@ -103,7 +103,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         }
         let recording = Self.recording(points: pointsBody, hourly: forecasts.hourly.body, forecast: forecasts.daily.body,
                                        observation: observation, alerts: alerts)
-        let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind.displayName),
+        let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind),
                                            units: query.units)
         // Remembered only once it led to a report: a points answer that leads nowhere is not kept.
         if !remembered { memory?.store(pointsBody, for: point) }
@@ -116,7 +116,7 @@ public struct NWSWeatherProvider: WeatherProvider {
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(data, service: kind.displayName), units: units)
+        try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(data, service: kind), units: units)
     }
 
     /// The points answer for `point`: remembered, else asked.
@@ -127,8 +127,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         }
         let (body, response) = try await exchange.json(pointsURL(for: point), deadline: deadline)
         guard let points = NWSPoints(body) else {
-            throw WeatherError.undecodable(service: kind.displayName,
-                                           reason: "its points answer has no \"properties.forecast\" and \"forecastHourly\" URLs")
+            throw WeatherError.service(kind, .undecodable(reason: "its points answer has no \"properties.forecast\" and \"forecastHourly\" URLs"))
         }
         return (response.body, points, false)
     }
@@ -141,7 +140,7 @@ public struct NWSWeatherProvider: WeatherProvider {
     /// The hourly and the 12-hour forecasts, asked at once.
     func forecasts(_ points: NWSPoints, deadline: ContinuousClock.Instant) async throws -> Forecasts {
         guard let hourlyURL = exchange.onBaseURL(points.forecastHourly), let dailyURL = exchange.onBaseURL(points.forecast) else {
-            throw WeatherError.undecodable(service: kind.displayName, reason: "its points answer has forecast URLs without a path")
+            throw WeatherError.service(kind, .undecodable(reason: "its points answer has forecast URLs without a path"))
         }
         async let hourly = exchange.json(hourlyURL, deadline: deadline)
         async let daily = exchange.json(dailyURL, deadline: deadline)

@@ -49,7 +49,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     }
 
     public func checkConfigured() throws {
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .openMeteo))
     }
 
@@ -79,13 +79,13 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         try checkConfigured()
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units), deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
+        let body = try WeatherServiceResponse.json(from: response, service: kind, howToSetKey: nil)
         return WeatherFetch(report: try OpenMeteoDecoder.decode(body, units: query.units), recording: response.body,
                             serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        try OpenMeteoDecoder.decode(WeatherServiceResponse.recording(data, service: kind.displayName), units: units)
+        try OpenMeteoDecoder.decode(WeatherServiceResponse.recording(data, service: kind), units: units)
     }
 }

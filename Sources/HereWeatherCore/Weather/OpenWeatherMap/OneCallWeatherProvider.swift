@@ -51,9 +51,9 @@ public struct OneCallWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
+            throw WeatherError.service(kind, .missingKey(howToSet: OpenWeatherMapWeatherProvider.howToSetKey))
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .openWeatherMap))
     }
 
@@ -62,11 +62,11 @@ public struct OneCallWeatherProvider: WeatherProvider {
         let key = apiKey ?? ""
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
         if response.status == 401 {
-            throw WeatherError.planLacksProduct(service: kind.displayName, product: "One Call API 3.0", advice: Self.planAdvice)
+            throw WeatherError.planLacksProduct(kind, product: "One Call API 3.0", advice: Self.planAdvice)
         }
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+        let body = try WeatherServiceResponse.json(from: response, service: kind,
                                                    howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey, secrets: [key])
         return WeatherFetch(report: try OneCallDecoder.decode(body, units: query.units), recording: response.body,
                             serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
@@ -75,7 +75,7 @@ public struct OneCallWeatherProvider: WeatherProvider {
     /// Reads One Call recordings, and the classic endpoints' too (a cache entry from before
     /// `api` was changed).
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        let body = try WeatherServiceResponse.recording(data, service: kind)
         return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }

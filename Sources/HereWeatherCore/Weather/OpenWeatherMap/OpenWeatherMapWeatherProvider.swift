@@ -39,9 +39,9 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
+            throw WeatherError.service(kind, .missingKey(howToSet: Self.howToSetKey))
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .openWeatherMap))
     }
 
@@ -80,8 +80,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     private func fetch(_ endpoint: String, query: WeatherQuery, key: String) async throws -> (JSONValue, HTTPResponse) {
         let request = HTTPRequest(url: requestURL(endpoint, for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
+        let body = try WeatherServiceResponse.json(from: response, service: kind,
                                                    howToSetKey: Self.howToSetKey, secrets: [key])
         return (body, response)
     }
@@ -89,7 +89,7 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     /// A recording is a `/data/2.5/weather` body, or an object holding both bodies:
     /// `{"weather": {...}, "forecast": {...}}`.
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        let body = try WeatherServiceResponse.recording(data, service: kind)
         return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }

@@ -53,9 +53,9 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
+            throw WeatherError.service(kind, .missingKey(howToSet: Self.howToSetKey))
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .pirateWeather))
     }
 
@@ -64,15 +64,15 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         let key = apiKey ?? ""
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
+        let body = try WeatherServiceResponse.json(from: response, service: kind,
                                                    howToSetKey: Self.howToSetKey, secrets: [key, URLText.encode(key)])
         return WeatherFetch(report: try DarkSkyDecoder.decode(body, units: query.units), recording: response.body,
                             serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        let body = try WeatherServiceResponse.recording(data, service: kind)
         return try DarkSkyDecoder.decode(body, units: units)
     }
 }
