@@ -22,15 +22,30 @@ public struct CommandContext: Sendable {
     /// Standard error: every error, warning and `--verbose` line, the progress line and the
     /// permission question go through it.
     public let console: Console
-    public let standardInputIsTerminal: Bool
-    public let standardOutputIsTerminal: Bool
-    public let standardErrorIsTerminal: Bool
-    /// The terminal's width in columns when stdout is a terminal that knows it.
-    public let terminalColumns: Int?
+    /// Which streams are terminals, and the terminal's width.
+    public let terminals: Terminals
     /// Where a permission question is asked (interactive only on a terminal).
     public let prompt: any PermissionPrompt
     /// How the run's system (HTTP, gpsd, GeoClue, NetworkManager, the clock) is assembled.
     public let assembly: SystemAssembly
+
+    /// Which of stdin, stdout and stderr are terminals, and the terminal's width.
+    public struct Terminals: Sendable {
+        public var standardInput: Bool
+        public var standardOutput: Bool
+        public var standardError: Bool
+        /// The terminal's width in columns when stdout is a terminal that knows it.
+        public var columns: Int?
+
+        /// None by default, as with stdin from /dev/null and pipes.
+        public init(standardInput: Bool = false, standardOutput: Bool = false, standardError: Bool = false,
+                    columns: Int? = nil) {
+            self.standardInput = standardInput
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+            self.columns = columns
+        }
+    }
 
     /// Where the permission question is answered.
     public enum PromptSource: Sendable {
@@ -42,19 +57,14 @@ public struct CommandContext: Sendable {
     }
 
     public init(arguments: [String], environment: [String: String],
-                standardOutput: any OutputSink, standardError: any OutputSink,
-                standardInputIsTerminal: Bool, standardOutputIsTerminal: Bool,
-                standardErrorIsTerminal: Bool, terminalColumns: Int?,
+                standardOutput: any OutputSink, standardError: any OutputSink, terminals: Terminals,
                 prompt: PromptSource, assembly: SystemAssembly) {
         self.arguments = arguments
         self.environment = environment
         self.standardOutput = standardOutput
-        self.standardInputIsTerminal = standardInputIsTerminal
-        self.standardOutputIsTerminal = standardOutputIsTerminal
-        self.standardErrorIsTerminal = standardErrorIsTerminal
-        self.terminalColumns = terminalColumns
+        self.terminals = terminals
         self.assembly = assembly
-        let console = Console(sink: standardError, charset: TextCharset.locale(environment), isTerminal: standardErrorIsTerminal)
+        let console = Console(sink: standardError, charset: TextCharset.locale(environment), isTerminal: terminals.standardError)
         self.console = console
         switch prompt {
         case .terminal(let input): self.prompt = TerminalPrompt(console: console, input: input)
@@ -75,8 +85,7 @@ public struct CommandContext: Sendable {
         let standardOutput: any OutputSink = closed.contains(STDOUT_FILENO) ? ClosedOutput() : FileDescriptorOutput(STDOUT_FILENO)
         if arguments == ["--version"] {
             return CommandContext(arguments: arguments, environment: [:], standardOutput: standardOutput,
-                                  standardError: FileDescriptorOutput(STDERR_FILENO), standardInputIsTerminal: false,
-                                  standardOutputIsTerminal: false, standardErrorIsTerminal: false, terminalColumns: nil,
+                                  standardError: FileDescriptorOutput(STDERR_FILENO), terminals: Terminals(),
                                   prompt: .terminal(input: STDIN_FILENO), assembly: .live)
         }
         return CommandContext(
@@ -84,15 +93,14 @@ public struct CommandContext: Sendable {
             environment: SystemPath.environment,
             standardOutput: standardOutput,
             standardError: FileDescriptorOutput(STDERR_FILENO),
-            standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
-            standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
-            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
-            terminalColumns: TerminalWidth.terminalColumns(STDOUT_FILENO),
+            terminals: Terminals(standardInput: isatty(STDIN_FILENO) == 1, standardOutput: isatty(STDOUT_FILENO) == 1,
+                                 standardError: isatty(STDERR_FILENO) == 1,
+                                 columns: TerminalWidth.terminalColumns(STDOUT_FILENO)),
             prompt: .terminal(input: STDIN_FILENO), assembly: .live)
     }
 
     /// The width the text report may use: `COLUMNS`, else the terminal's, else 80 (`TerminalWidth`).
     var reportWidth: Int {
-        TerminalWidth.resolve(columnsVariable: environment["COLUMNS"], terminalColumns: terminalColumns)
+        TerminalWidth.resolve(columnsVariable: environment["COLUMNS"], terminalColumns: terminals.columns)
     }
 }

@@ -29,7 +29,7 @@ enum ReportOutput {
         let fields = ReportFields(location: location, report: report, output: run.output, now: now)
         switch self {
         case .text(let hourly, let daily):
-            let style = TerminalStyle.forOutput(isTerminal: context.standardOutputIsTerminal, environment: context.environment,
+            let style = TerminalStyle.forOutput(isTerminal: context.terminals.standardOutput, environment: context.environment,
                                                 width: context.reportWidth)
             let text = TextReport(location: location, report: report, style: style, output: run.output, now: now)
             try context.output(text.render(hourly: hourly, daily: daily))

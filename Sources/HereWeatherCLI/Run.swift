@@ -71,7 +71,7 @@ struct Run: Sendable {
     /// The progress line for people watching a terminal (`SpinnerPolicy`: stderr a terminal,
     /// `output` not for programs, no `--verbose`), started with `message`; `nil` otherwise.
     func progress(_ message: String, machineOutput: Bool) -> Spinner? {
-        guard SpinnerPolicy.shouldShow(stderrIsTerminal: context.standardErrorIsTerminal, machineOutput: machineOutput,
+        guard SpinnerPolicy.shouldShow(stderrIsTerminal: context.terminals.standardError, machineOutput: machineOutput,
                                        verbose: verbose, environment: environment) else { return nil }
         let spinner = Spinner(message, ascii: output.icons == .ascii, console: console)
         spinner.start()

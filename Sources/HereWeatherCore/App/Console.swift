@@ -29,16 +29,19 @@ public final class Console: Sendable {
     /// Return to the start of the line and erase it.
     static let clearLine = "\r\u{1B}[2K"
 
-    private let sink: any OutputSink
-    private let state = Mutex(State())
     /// The characters of its lines: the locale's (`TextCharset.locale`; ASCII where the
     /// locale is not UTF-8).
     public let charset: TextCharset
     /// Whether standard error is a terminal (a question needs one, and so does a spinner).
     public let isTerminal: Bool
+    /// Standard error (the process's: `FileDescriptorOutput(2)`; a test's capture).
+    private let sink: any OutputSink
+    /// What is on the line: the progress line, questions waiting. The one lock.
+    private let state: Mutex<State>
 
     public init(sink: any OutputSink, charset: TextCharset, isTerminal: Bool) {
         self.sink = sink
+        state = Mutex(State())
         self.charset = charset
         self.isTerminal = isTerminal
     }

@@ -28,12 +28,7 @@ struct InProcessCommand: TemporaryHome {
     }
 
     /// The terminal facts of a run: none by default, as with stdin from /dev/null and pipes.
-    struct TerminalFacts {
-        var standardOutput = false
-        var standardError = false
-        /// The width `TIOCGWINSZ` would report.
-        var columns: Int?
-    }
+    typealias TerminalFacts = CommandContext.Terminals
 
     /// Runs the command with `arguments` and extra `environment` values (over HOME, PATH and
     /// LANG, as `CommandRunner` sets them), on the test system (`SystemAssembly.test()`: libcurl
@@ -50,9 +45,8 @@ struct InProcessCommand: TemporaryHome {
         let standardError = CapturedOutput()
         let context = CommandContext(
             arguments: arguments, environment: environment,
-            standardOutput: standardOutput, standardError: standardError, standardInputIsTerminal: false,
-            standardOutputIsTerminal: terminal.standardOutput, standardErrorIsTerminal: terminal.standardError,
-            terminalColumns: terminal.columns, prompt: .scripted(prompt), assembly: assembly)
+            standardOutput: standardOutput, standardError: standardError, terminals: terminal,
+            prompt: .scripted(prompt), assembly: assembly)
         let body: @Sendable () async throws -> Result = {
             let started = ContinuousClock.now
             let threads = RunThreads()

@@ -19,7 +19,7 @@ import HereWeatherWiFi
 /// - gpsd, GeoClue and NetworkManager: only what the test gives (`TestPart`: the real client
 ///   for a local harness or a private bus, absent from this "machine", or a stand-in). A part
 ///   the test did not give is *forgotten*: a run that touches it fails the test naming the part
-///   (`ForgottenPart`), rather than reaching the machine's own daemons.
+///   (`FailingPart`), rather than reaching the machine's own daemons.
 extension RunSystem {
     static func test(http: any HTTPClient = CurlHTTPClient(clock: ContinuousClock()),
                      gpsd: TestPart<GPSDPart> = .forgotten,
@@ -28,9 +28,9 @@ extension RunSystem {
                      clock: any RunClock = ContinuousClock(),
                      console: Console = Console(sink: CapturedOutput(), charset: .utf8, isTerminal: false)) -> RunSystem {
         RunSystem(http: LoopbackOnlyHTTPClient(base: http),
-                  gpsd: gpsd.value ?? { _ in ForgottenPart(source: .gpsd) },
-                  geoClue: geoClue.value ?? { ForgottenPart(source: .geoclue) },
-                  wifiScanner: wifiScanner.value ?? ForgottenPart(source: .wifi),
+                  gpsd: gpsd.value ?? { _ in FailingPart.forgotten(.gpsd) },
+                  geoClue: geoClue.value ?? { FailingPart.forgotten(.geoclue) },
+                  wifiScanner: wifiScanner.value ?? FailingPart.forgotten(.wifi),
                   clock: clock, console: console)
     }
 }
@@ -57,7 +57,7 @@ extension TestPart where Value == GPSDPart {
     static func libgps(clock: any RunClock = ContinuousClock()) -> Self {
         .given { settings in
             guard ThisMachine.isHost(settings.host) else {
-                return RefusedRemotePart(source: .gpsd, host: settings.host)
+                return FailingPart.refused(.gpsd, host: settings.host)
             }
             return GPSDLocationProvider(host: settings.host, port: settings.port, clock: clock)
         }
@@ -132,8 +132,7 @@ extension Run {
     static func test(_ settings: Configuration = Configuration(), environment: [String: String] = [:],
                      system: RunSystem, configPath: String = "config.toml") -> Run {
         let context = CommandContext(arguments: [], environment: environment, standardOutput: CapturedOutput(),
-                                     standardError: CapturedOutput(), standardInputIsTerminal: false,
-                                     standardOutputIsTerminal: false, standardErrorIsTerminal: false, terminalColumns: nil,
+                                     standardError: CapturedOutput(), terminals: .init(),
                                      prompt: .scripted(ScriptedPrompt([], interactive: false)), assembly: .test(system))
         let loaded = ConfigurationLoader.Loaded(configuration: settings, path: configPath, fileExists: false, warnings: [])
         return Run(context: context, loaded: loaded, settings: settings, storage: RunStorage(environment: environment),
@@ -141,57 +140,41 @@ extension Run {
     }
 }
 
-/// A part of the system the test did not give: touching it fails the test with the part's
-/// name and what to pass, and it answers as an absent part would (so the run ends).
-struct ForgottenPart: LocationSourceProvider, AccessPointScanner {
+/// A part the test must not use: touching it fails the test saying why (`issue`), and it
+/// answers as an absent part would (so the run ends).
+/// - `forgotten`: a part the test did not give, named with what to pass.
+/// - `refused`: a real client asked to reach another machine, named with the host.
+struct FailingPart: LocationSourceProvider, AccessPointScanner {
     let source: LocationSource
+    let issue: String
 
-    var part: String {
+    static func forgotten(_ source: LocationSource) -> FailingPart {
+        let part: String
         switch source {
-        case .gpsd: return "gpsd (pass gpsd: .absent, .libgps() or a stand-in to the test system)"
-        case .geoclue: return "GeoClue (pass geoClue: .absent, .bus(address) or a stand-in to the test system)"
-        default: return "NetworkManager (pass wifiScanner: .absent or .bus(address) to the test system)"
+        case .gpsd: part = "gpsd (pass gpsd: .absent, .libgps() or a stand-in to the test system)"
+        case .geoclue: part = "GeoClue (pass geoClue: .absent, .bus(address) or a stand-in to the test system)"
+        default: part = "NetworkManager (pass wifiScanner: .absent or .bus(address) to the test system)"
         }
+        return FailingPart(source: source, issue: "The run touched \(part), which the test did not give its system.")
     }
 
-    func fail() {
-        Issue.record("The run touched \(part), which the test did not give its system.")
+    static func refused(_ source: LocationSource, host: String) -> FailingPart {
+        FailingPart(source: source, issue: "An in-process run asked \(source.rawValue) at \(host), which is not this machine: refused.")
     }
 
     func isPresent() async -> Bool {
-        fail()
+        Issue.record(Comment(rawValue: issue))
         return false
     }
 
     func requestLocation(_ request: LocationRequest) async throws -> Location {
-        fail()
+        Issue.record(Comment(rawValue: issue))
         return try await AbsentSource(source: source).requestLocation(request)
     }
 
     func accessPoints(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
-        fail()
+        Issue.record(Comment(rawValue: issue))
         throw WiFiError.noNetworkManager
-    }
-}
-
-/// The real client of a part asked to reach another machine: refused, failing the test with
-/// the host's name (no test needs the internet, and no in-process run may use it).
-struct RefusedRemotePart: LocationSourceProvider {
-    let source: LocationSource
-    let host: String
-
-    func fail() {
-        Issue.record("An in-process run asked \(source.rawValue) at \(host), which is not this machine: refused.")
-    }
-
-    func isPresent() async -> Bool {
-        fail()
-        return false
-    }
-
-    func requestLocation(_ request: LocationRequest) async throws -> Location {
-        fail()
-        return try await AbsentSource(source: source).requestLocation(request)
     }
 }
 
