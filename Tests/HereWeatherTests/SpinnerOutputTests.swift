@@ -82,8 +82,28 @@ import Glibc
                                          terminal: .init(standardError: true))
     }
 
+    /// Runs `arguments` in-process with stderr a terminal (`TERM=xterm`) on a test clock that
+    /// stands still: the replay's pace and deadline are on it, so the run waits until the
+    /// spinner's first frame is on stderr; then the clock passes the deadline and the run ends
+    /// with its error. (On real time, a loaded machine once ended the 1 s run before the first
+    /// frame, 100 ms in, was drawn.)
+    static func drawnThenTimedOut(_ arguments: [String]) async throws -> InProcessCommand.Result {
+        let clock = TestClock()
+        let standardError = CapturedOutput()
+        let runner = try InProcessCommand()
+        async let result = runner.run(arguments, environment: ["TERM": "xterm"], killAfter: .seconds(120),
+                                      terminal: .init(standardError: true), standardError: standardError,
+                                      assembly: .test(RunSystem.test(clock: clock)))
+        let end = ContinuousClock.now + TestLimits.longestRun
+        while !standardError.text.contains("…"), ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        clock.advance(by: .seconds(2))
+        return try await result
+    }
+
     @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
-        let result = try await Self.onATerminal(slowRun)
+        let result = try await Self.drawnThenTimedOut(slowRun)
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
@@ -106,7 +126,7 @@ import Glibc
     let slowWhere = ["where"] + SpinnerOutputTests().slowRun
 
     @Test func whereShowsTheSpinnerOnATerminalAndErasesIt() async throws {
-        let result = try await SpinnerOutputTests.onATerminal(slowWhere)
+        let result = try await SpinnerOutputTests.drawnThenTimedOut(slowWhere)
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")

@@ -39,10 +39,10 @@ struct InProcessCommand: TemporaryHome {
     /// slot instead of hanging every queued run after it.
     func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = TestLimits.longestRun,
              terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
-             standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .test()) async throws -> Result {
+             standardOutput: CapturedOutput = CapturedOutput(), standardError: CapturedOutput = CapturedOutput(),
+             assembly: SystemAssembly = .test()) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
-        let standardError = CapturedOutput()
         let context = CommandContext(
             arguments: arguments, environment: environment,
             standardOutput: standardOutput, standardError: standardError, terminals: terminal,
