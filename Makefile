@@ -53,10 +53,12 @@ test: build
 ## The tests whose path differs as root and those that need root (docs/development.md: "Who
 ## runs the tests"), on the build `make test` made. CI runs `make test` as an ordinary user in a
 ## 0700 home, then this as root. TestUserTests checks that the list has every such suite.
+## Under sudo, what root wrote in the build folders is given back to the user who ran sudo.
 ROOT_TESTS = InstallTests/debianPackage|ResourceLimitTests|FileFaultTests|FileSafetyTests|GeoClueTests|TestUserTests
 test-root:
 	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
-		$(SWIFT) test --skip-build --disable-xctest --filter '$(ROOT_TESTS)'
+		$(SWIFT) test --skip-build --disable-xctest --filter '$(ROOT_TESTS)'; status=$$?; \
+	if [ -n "$${SUDO_UID:-}" ]; then chown -R "$$SUDO_UID:$$SUDO_GID" $(BUILD_PATH) .build-install; fi; exit $$status
 
 ## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);
 ## BENCH_ARGS="--runs 51" for steadier medians.
