@@ -29,7 +29,7 @@ import Testing
         try TestUser.requireUserNamespaces()
         let (limit, expected) = Self.cases[index]
         let id = UInt32(47_000 + index)
-        let run = try await Self.run(limit: limit, id: id) { command in
+        let run = try await Self.runLimited(limit, id: id) { command in
             TestUser.isRoot ? TestUser.asUser(id, command) : TestUser.asRoot(command)
         }
         Self.expectALineAndAStatus(run, limit: limit, expected: expected)
@@ -46,13 +46,13 @@ import Testing
         try TestUser.requireUserNamespaces()
         let (limit, expected) = Self.containerCases[index]
         let id = UInt32(47_100 + index)
-        let run = try await Self.run(limit: limit, id: id) { command in TestUser.asRootOfAUserNamespace(command, id: id) }
+        let run = try await Self.runLimited(limit, id: id) { command in TestUser.asRootOfAUserNamespace(command, id: id) }
         Self.expectALineAndAStatus(run, limit: limit, expected: expected)
     }
 
     /// Runs the binary (`--no-cache`, fixed Tampa, a local Open-Meteo) under `prlimit limit`,
     /// wrapped by `wrap` in a user of its own; HOME is given to `id` when the tests run as root.
-    static func run(limit: String, id: UInt32,
+    static func runLimited(_ limit: String, id: UInt32,
                     wrap: @escaping @Sendable ([String]) -> [String]) async throws -> ChildProcess.Finished {
         let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
         defer { server.stop() }
@@ -66,7 +66,7 @@ import Testing
             base_url = "\(server.baseURL)"
             """)
         if TestUser.isRoot { try give(runner.home.path, to: id) }
-        let binary = TestUser.isRoot ? TestUser.reachableBinary : CommandRunner.executable.path
+        let binary = TestUser.isRoot ? CommandRunner.reachableExecutable : CommandRunner.executable.path
         let command = wrap(["/usr/bin/prlimit", limit, "--", binary, "--no-cache"])
         let run = try await ChildProcess.finished(command, environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin",
                                                                          "LANG": "C.UTF-8"], limit: .seconds(30))

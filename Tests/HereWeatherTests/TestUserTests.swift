@@ -34,7 +34,7 @@ import HereWeatherCore
     /// Runs as another user start the copy of the binary in a folder every user may enter, so a
     /// checkout in a folder only its owner may enter (a 0700 home, `mktemp -d`) is no obstacle.
     @Test func theBinaryForOtherUsersIsReachableByThem() async throws {
-        let copy = TestUser.reachableBinary
+        let copy = CommandRunner.reachableExecutable
         var path = URL(fileURLWithPath: copy)
         while path.path != "/" {
             let mode = try #require(FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int)

@@ -11,6 +11,29 @@ extension CommandRunner {
     /// The unprivileged user root runs the binary as (`nobody` on Debian).
     static let unprivilegedID: UInt32 = 65534
 
+    /// The release binary, copied once per test process into a folder of its own that every
+    /// user may enter (0755), for runs as another uid: the checkout's copy may be out of their
+    /// reach (a checkout under a 0700 home, or a `mktemp -d` folder). Removed when the test
+    /// process exits.
+    static let reachableExecutable: String = {
+        let folder = copyFolder, copy = copyFolder + "/here-weather"
+        do {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+            try FileManager.default.copyItem(atPath: executable.path, toPath: copy)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+        } catch {
+            fatalError("cannot copy \(executable.path) to \(copy) for runs as another user: \(error)")
+        }
+        atexit { try? FileManager.default.removeItem(atPath: Self.copyFolder) }
+        return copy
+    }()
+
+    private static var copyFolder: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-binary-\(getpid())").path
+    }
+
     /// How a bounded run went.
     struct BoundedResult: Sendable {
         var status: Int32
@@ -60,7 +83,7 @@ extension CommandRunner {
     private func runBounded(_ arguments: [String], setup: Setup, limit: Duration,
                             environment extra: [String: String]) throws -> BoundedResult {
         let unprivileged = setup.unprivileged && TestUser.isRoot
-        var command = [unprivileged ? TestUser.reachableBinary : Self.executable.path] + arguments
+        var command = [unprivileged ? Self.reachableExecutable : Self.executable.path] + arguments
         if let prelude = setup.shellPrelude {
             command = ["/bin/sh", "-c", prelude + "\nexec \"$0\" \"$@\""] + command
         }

@@ -15,8 +15,8 @@ import HereWeatherCore
 ///   `/etc` file and a private network for the real GeoClue;
 /// * as "another user" with no rights to a file: an ordinary user is one already (mode bits
 ///   apply to them). Root switches to another uid with `setpriv`, running a copy of the binary
-///   that every user can reach (`reachableBinary`): the checkout may sit in a folder only its
-///   owner can enter.
+///   that every user can reach (`CommandRunner.reachableExecutable`): the checkout may sit in a
+///   folder only its owner can enter.
 ///
 /// A test that needs root itself carries `.needsRoot(why)`: run by anyone else it is skipped,
 /// with one line in the run's output naming it and "needs root". CI runs as root.
@@ -38,7 +38,8 @@ enum TestUser {
     }
 
     /// `command` run as `id` with no supplementary groups (root only: `setpriv` from
-    /// util-linux, which Debian always has). Run `reachableBinary`, not the checkout's.
+    /// util-linux, which Debian always has). Run `CommandRunner.reachableExecutable`, not the
+    /// checkout's binary.
     static func asUser(_ id: UInt32, _ command: [String]) -> [String] {
         precondition(isRoot, "only root can run a program as another user")
         return ["/usr/bin/setpriv", "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "--"] + command
@@ -51,29 +52,6 @@ enum TestUser {
     static func namespaces(_ flags: [String], _ command: [String]) -> [String] {
         let user = isRoot ? [] : ["--user", "--map-current-user", "--keep-caps"]
         return ["/usr/bin/unshare"] + user + flags + ["--"] + command
-    }
-
-    /// The release binary, copied once per test process into a folder of its own that every
-    /// user may enter (0755), for runs as another uid: the checkout's copy may be out of their
-    /// reach (a checkout under a 0700 home, or a `mktemp -d` folder). Removed when the test
-    /// process exits.
-    static let reachableBinary: String = {
-        let folder = copyFolder, copy = copyFolder + "/here-weather"
-        do {
-            try? FileManager.default.removeItem(atPath: folder)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-            try FileManager.default.copyItem(atPath: CommandRunner.executable.path, toPath: copy)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
-        } catch {
-            fatalError("cannot copy \(CommandRunner.executable.path) to \(copy) for runs as another user: \(error)")
-        }
-        atexit { try? FileManager.default.removeItem(atPath: TestUser.copyFolder) }
-        return copy
-    }()
-
-    private static var copyFolder: String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-binary-\(getpid())").path
     }
 
     /// Whether this machine lets an ordinary user make a user namespace (Ubuntu 24.04's AppArmor
