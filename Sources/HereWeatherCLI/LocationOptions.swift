@@ -139,6 +139,7 @@ struct LocationOptions: ParsableArguments {
         if override == nil {
             let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: loaded.path,
                                                                  environment: environment,
+                                                                 asRoot: CommandContext.current.runsAsRoot,
                                                                  prompt: CommandContext.current.prompt)
             Terminal.warn(terminal.warnings)
             authorizer = terminal
