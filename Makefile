@@ -68,13 +68,14 @@ test-root:
 ## it in the background first (.ci/run). It builds in BUILD_PATH as `make deb` does, so it cannot
 ## run beside `make test` in the same folder unless given BUILD_PATH=.build-distros/build.
 DISTROS ?= trixie
+DISTROS_FOLDER ?= .build-distros
 DISTROS_DEB_DIR = .build-distros/deb
 test-distros:
 	scripts/install-deps distros
 	rm -rf $(DISTROS_DEB_DIR)
 	$(MAKE) --no-print-directory deb DEB_DIR="$(abspath $(DISTROS_DEB_DIR))"
 	for release in $(DISTROS); do \
-		scripts/test-distros run --release $$release --deb $(DISTROS_DEB_DIR)/here-weather_*.deb || exit 1; \
+		scripts/test-distros run --release $$release --folder "$(DISTROS_FOLDER)" --deb $(DISTROS_DEB_DIR)/here-weather_*.deb || exit 1; \
 	done
 
 ## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);
