@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// One weather provider served by a `FixtureServer` from its Fixtures recordings: the routes
@@ -14,6 +15,10 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static let key = "placeholder-key-0123456789abcdef"
+
+    /// 2026-11-22 14:15 EST, when the Tampa recordings of Open-Meteo, OpenWeatherMap and Pirate
+    /// Weather were made (their alerts end on the 23rd): a test clock at this date shows them.
+    static let recordedAt = Date(timeIntervalSince1970: 1_795_374_900)
 
     /// The fixed Tampa location, named, 1 km.
     static let fixedLocation = fixedLocation(named: "Tampa")
