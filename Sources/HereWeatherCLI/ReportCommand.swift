@@ -138,6 +138,7 @@ struct ReportCommand: AsyncParsableCommand {
                 clock: system.clock)
             let (location, report) = try await lookup.run()
             spinner?.stop()
+            if let warning = ReportFields.refreshWarning(report) { Terminal.warn([warning]) }
             if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }
             try output.print(location: location, report: report, output: settings.output, environment: environment,
                              now: system.clock.date)

@@ -65,12 +65,17 @@ public struct Freshness: Sendable, Equatable {
     public var stale = false
     /// Decoded from a recorded response (`--weather-replay`), not asked of the service.
     public var replayed = false
+    /// Why the service could not refresh a report shown from the cache instead (the error's
+    /// message); `nil` unless the report stands in for a failed fetch.
+    public var refreshFailure: String?
 
-    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false, replayed: Bool = false) {
+    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false, replayed: Bool = false,
+                refreshFailure: String? = nil) {
         self.cached = cached
         self.ageSeconds = ageSeconds
         self.stale = stale
         self.replayed = replayed
+        self.refreshFailure = refreshFailure
     }
 }
 
