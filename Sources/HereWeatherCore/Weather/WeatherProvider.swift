@@ -170,7 +170,7 @@ public enum WeatherError: UserFacingError, ServiceFailure {
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
-            let when = retryAfter.map { " (retry after " + ServiceText.retryAfter($0) + ")" } ?? ""
+            let when = retryAfter.flatMap(ServiceText.retryAfter).map { " (retry after " + $0 + ")" } ?? ""
             return "\(service) is rate-limiting requests\(when). Run less often, or try again later."
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
