@@ -60,6 +60,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     case tlsFailure(String)
     /// An https request was redirected to plain http (or another scheme), which is refused.
     case insecureRedirect(String)
+    /// The host redirected the request where it is not followed (`SameOriginRedirects`):
+    /// `to` is the target's scheme, host and port.
+    case redirected(String, to: String, status: Int)
     case timedOut(String)
     /// Something answered on the service's port, but not with HTTP (an SSH banner, garbage,
     /// a 1xx with nothing after it): a wrong port, or a proxy or firewall in the way.
@@ -80,6 +83,8 @@ public enum HTTPError: Error, Sendable, Equatable {
         case .cannotConnect(let host): return "could not connect to \(host)"
         case .tlsFailure(let host): return "secure connection to \(host) failed"
         case .insecureRedirect(let host): return "\(host) redirected the https request to plain http, which is refused"
+        case .redirected(let host, let target, let status):
+            return "\(host) redirected the request to \(target) (HTTP \(status)), which is not followed, so nothing was sent there"
         case .timedOut(let host): return "\(host) did not answer in time"
         case .notHTTP(let host): return "\(host) answered, but not with HTTP"
         case .bodyTooLarge(let limit): return "the response was larger than \(limit / 1024) KiB"

@@ -161,7 +161,10 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     public var message: String {
         switch self {
         case .unreachable(let service, let error):
-            let advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
+            var advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
+            if case .redirected = error {
+                advice = "If that is the service's new address, set \(Self.baseURL(service)) to it; a network with a sign-in page redirects until you sign in."
+            }
             return "Cannot reach \(service): \(error.summary). \(advice)"
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
@@ -222,10 +225,11 @@ public enum WeatherError: UserFacingError, ServiceFailure {
 /// Turns an HTTP exchange with a weather service into its JSON body or a `WeatherError`,
 /// by `ServiceAnswer`'s rule.
 enum WeatherServiceResponse {
-    /// Sends `request`; no response at all is `WeatherError.unreachable`, a cancelled one
-    /// `CancellationError`.
+    /// Sends `request`, following a redirect only on the service's own host
+    /// (`SameOriginRedirects`); no response at all, or a redirect elsewhere, is
+    /// `WeatherError.unreachable`, a cancelled one `CancellationError`.
     static func get(_ request: HTTPRequest, http: any HTTPClient, service: String) async throws -> HTTPResponse {
-        try await ServiceAnswer.send(request, http: http) { WeatherError.unreachable(service: service, $0) }
+        try await ServiceAnswer.sendKeepingHost(request, http: http) { WeatherError.unreachable(service: service, $0) }
     }
 
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).

@@ -99,7 +99,7 @@ enum GeocodingResponse {
     /// never appear in the error (quoted service text is redacted).
     static func fetch(_ request: HTTPRequest, http: any HTTPClient, service: String, howToSetKey: String?,
                       secrets: [String] = []) async throws -> JSONValue {
-        let response = try await ServiceAnswer.send(request, http: http) {
+        let response = try await ServiceAnswer.sendKeepingHost(request, http: http) {
             GeocodingError.unreachable(service: service, $0)
         }
         return try ServiceAnswer(response, secrets: secrets)
