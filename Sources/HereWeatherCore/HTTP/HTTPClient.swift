@@ -36,6 +36,35 @@ public struct HTTPRequest: Sendable {
     }
 }
 
+extension HTTPRequest {
+    /// The User-Agent of a request that sets none.
+    public static let defaultUserAgent = "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)"
+    /// The encodings every request accepts (libcurl decodes them).
+    public static let acceptEncoding = "gzip, deflate"
+
+    /// The header fields sent, each name once (names compared without case): the request's
+    /// own, a repeated one at its first place with its last value; then, when the request
+    /// sets none of them, `Accept: application/json`, the default User-Agent and
+    /// `Accept-Encoding`. The client sends exactly these; libcurl adds only `Host` and, for a
+    /// body, `Content-Length`. What `--verbose` shows.
+    public var sentHeaders: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        for header in headers {
+            if let index = fields.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) {
+                fields[index].value = header.value
+            } else {
+                fields.append(header)
+            }
+        }
+        let defaults = [("Accept", "application/json"), ("User-Agent", Self.defaultUserAgent),
+                        ("Accept-Encoding", Self.acceptEncoding)]
+        for (name, value) in defaults where !fields.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            fields.append((name, value))
+        }
+        return fields
+    }
+}
+
 /// What a server answered.
 public struct HTTPResponse: Sendable {
     public var status: Int
