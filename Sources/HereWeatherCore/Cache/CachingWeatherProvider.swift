@@ -143,7 +143,7 @@ extension WeatherError {
             return error != .invalidURL && error != .cancelled
         case .serviceFailed(_, let status, _):
             return status >= 500
-        case .rateLimited, .undecodable:
+        case .rateLimited, .undecodable, .forecastEnded:
             return true
         case .keyRejected, .missingKey, .recordingUnreadable, .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct,
              .insecureBaseURL, .outsideCoverage:

@@ -154,6 +154,9 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     /// A plain-http base URL for a remote host without `allow_plain_http`: anyone on the path
     /// could read or change it. `key` is the config key (`[weather.metno] base_url`).
     case insecureBaseURL(service: String, key: ConfigKey)
+    /// The service sent a forecast whose periods had all ended when it was had (the NWS
+    /// serving a grid's old forecast); `lastEnd` is when the last one ended, in words.
+    case forecastEnded(service: String, lastEnd: String)
     /// A service that covers one country only (the NWS: the United States) was asked about a
     /// point outside it (HTTP 404, problem `InvalidPoint`).
     case outsideCoverage(service: String, region: String)
@@ -192,6 +195,8 @@ public enum WeatherError: UserFacingError, ServiceFailure {
             return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(service == WeatherProviderKind.nws.displayName ? ConfigKey.nwsContact : ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
         case .insecureBaseURL(let service, let key):
             return TransportSecurity.refusal(service: service, key: key)
+        case .forecastEnded(let service, let lastEnd):
+            return "\(service) sent a forecast that has ended (its last hour ended \(lastEnd)), so it says nothing about now. The service is not updating this forecast; try again later, or use another provider: --provider open-meteo."
         case .outsideCoverage(let service, let region):
             let others = WeatherProviderKind.allCases.filter { $0 != WeatherProviderKind(displayName: service) }.map(\.rawValue)
             let list = others.dropLast().joined(separator: ", ") + " or " + (others.last ?? "")
