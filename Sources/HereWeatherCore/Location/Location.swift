@@ -83,6 +83,17 @@ public struct Location: Sendable, Equatable {
     public var nearbyPlace: NearbyPlace?
     /// How many Wi-Fi access points the fix was asked for (Wi-Fi positioning); `nil` otherwise.
     public var accessPoints: Int?
+    /// Why the fix is the remembered one (`RememberingLocationProvider`) rather than a live
+    /// one; `nil` for a fix the source gave in this run.
+    public var memory: Memory?
+
+    /// Why a remembered fix answered.
+    public enum Memory: Sendable, Equatable {
+        /// It was recent and accurate enough: no source was asked.
+        case recent
+        /// Every source failed, and it was still within max age.
+        case standsIn
+    }
 
     /// A fix from the configured source `source`.
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
