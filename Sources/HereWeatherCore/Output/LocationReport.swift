@@ -31,7 +31,7 @@ public enum LocationReport {
             ("Accuracy", accuracyText(location)),
         ]
         if let altitude = location.altitude { rows.append(("Altitude", Formatting.fixed(altitude, 1) + " m")) }
-        var source = location.origin.displayName
+        var source = location.originName
         if let service = location.service { source += " via \(service)" }
         if let count = location.accessPoints { source += ", \(count) access points" }
         if let mode = location.mode { source += ", \(mode)D fix" }
@@ -53,7 +53,7 @@ public enum LocationReport {
         let rows = timeRows(location, now: now).map { "\($0.0): \($0.1)" }
         var lines = ["location: " + rows.joined(separator: "; ")]
         if let memory = location.memory {
-            lines.append("location: " + Words.remembered(location.origin.displayName, age: ageText(location.age(at: now)))
+            lines.append("location: " + Words.remembered(location.originName, age: ageText(location.age(at: now)))
                          + ": " + Words.why(memory))
         }
         if let note = ReceiverClock.note(for: location) { lines.append("location: Note: " + note) }

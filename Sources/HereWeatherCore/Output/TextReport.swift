@@ -130,7 +130,7 @@ public struct TextReport: Sendable {
     /// was played back (`--replay`, `--weather-replay`) rather than live.
     var replayNote: String? {
         var parts: [String] = []
-        if location.source == .nmea { parts.append("NMEA log") }
+        if location.source == .nmea && !location.isLiveNMEA { parts.append("NMEA log") }
         if report.freshness.replayed { parts.append("recorded \(report.provider.displayName) response") }
         return parts.isEmpty ? nil : "Replayed: " + parts.joined(separator: " and ")
     }
