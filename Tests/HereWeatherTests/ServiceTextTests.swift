@@ -51,4 +51,14 @@ import Testing
             #expect(error.exitStatus == .serviceUnavailable && error.allowsStaleFallback)
         }
     }
+
+    /// Issue 35 C17: a name that cannot be looked up is not a matter of waiting longer, so the
+    /// line does not advise `[weather] timeout`; a timeout still does.
+    @Test func aDNSFailureDoesNotAdviseTheTimeout() {
+        let dns = WeatherError.unreachable(service: "Open-Meteo", .cannotResolveHost("api.open-meteo.com")).message
+        #expect(dns == "Cannot reach Open-Meteo: could not resolve host api.open-meteo.com. Check the network connection and its name server (DNS), or the host in [weather.open-meteo] base_url.")
+        #expect(!dns.contains("timeout"))
+        let slow = WeatherError.unreachable(service: "Open-Meteo", .timedOut("api.open-meteo.com")).message
+        #expect(slow.contains("[weather] timeout"))
+    }
 }

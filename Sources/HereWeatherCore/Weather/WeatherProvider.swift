@@ -165,8 +165,14 @@ public enum WeatherError: UserFacingError, ServiceFailure {
         switch self {
         case .unreachable(let service, let error):
             var advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
-            if case .redirected = error {
+            switch error {
+            case .redirected:
                 advice = "If that is the service's new address, set \(Self.baseURL(service)) to it; a network with a sign-in page redirects until you sign in."
+            case .cannotResolveHost:
+                // A longer timeout does not help a name nobody can look up.
+                advice = "Check the network connection and its name server (DNS), or the host in \(Self.baseURL(service))."
+            default:
+                break
             }
             return "Cannot reach \(service): \(error.summary). \(advice)"
         case .serviceFailed(let service, let status, let detail):
