@@ -99,8 +99,10 @@ public struct NWSWeatherProvider: WeatherProvider {
         let alertsFetcher = NWSAlertsFetcher(exchange: exchange, coordinateDecimals: coordinateDecimals)
         let (observation, alerts) = try await grace.run(.alerts, deadline: query.deadline) { [points] in
             try await latestObservation(points, deadline: query.deadline)
-        } companion: {
-            try await alertsFetcher.body(for: query.coordinate, deadline: query.deadline)
+        } companion: { () async throws -> Data? in
+            // The grid may reach over a border: only points in the US are asked about (`USRegion`).
+            guard USRegion.contains(query.coordinate) else { return nil }
+            return try await alertsFetcher.body(for: query.coordinate, deadline: query.deadline)
         }
         let recording = Self.recording(fetchedAt: clock.date, points: pointsBody, hourly: forecasts.hourly.body,
                                        forecast: forecasts.daily.body, observation: observation, alerts: alerts)
