@@ -82,7 +82,7 @@ import Testing
     @Test func anAlertThatEndsWhileTheCachedReportIsFreshIsNoLongerShown() async throws {
         let server = try server()
         let runner = try InProcessCommand()
-        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 3600))
+        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 3600, timeout: 300))
         let clock = TestClock(date: Self.beforeTheEnd)
         let before = try await outputs(runner, clock: clock)
         #expect(before.text.contains("Alert: Flood Warning (Severe), until Sat 28 Nov 14:00"), "\(before.text)")
@@ -104,7 +104,7 @@ import Testing
     @Test func anEndedAlertTheServiceStillListsIsNotShown() async throws {
         let server = try server()
         let runner = try InProcessCommand()
-        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 0))
+        try runner.writeConfig(ProviderSetup.all[0].config(server.baseURL, ttl: 0, timeout: 300))
         let after = try await outputs(runner, clock: TestClock(date: Self.beforeTheEnd.addingTimeInterval(3600)))
         #expect(server.requests.contains { $0.hasPrefix("/alerts/active") }, "asked, and listed by the service")
         #expect(!after.text.contains("Flood Warning"), "\(after.text)")

@@ -56,8 +56,10 @@ import Testing
     }
 
     static func config(_ baseURL: String, ttl: Int = 86_400) -> String {
+        // The longest weather timeout: on a `TestClock` the deadline counts from the clock's
+        // frozen start, the transfer on real time.
         ProviderSetup.fixedLocation + "\n" + NWSCommandTests.nwsWeather.replacing("BASE", with: baseURL)
-            + "\n[cache]\nttl = \(ttl)\nstale_limit = 86400"
+            .replacing("[weather]\n", with: "[weather]\ntimeout = 300\n") + "\n[cache]\nttl = \(ttl)\nstale_limit = 86400"
     }
 
     /// The hour (local, "HH:00") on which `date` falls.

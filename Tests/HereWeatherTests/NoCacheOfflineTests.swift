@@ -7,6 +7,12 @@ import Testing
 /// (still within its lifetime) is shown marked as not refreshed, stale in every output form
 /// with the failure in one warning line, or, with `--no-stale`, the run fails. Never unmarked.
 @Suite struct NoCacheOfflineTests {
+    /// The cache tests' config, with the longest weather timeout: on a `TestClock` the deadline
+    /// counts from the clock's frozen start, the transfer on real time.
+    static func config(_ baseURL: String) -> String {
+        CacheCommandTests().config(baseURL: baseURL, ttl: 3600).replacing("timeout = 30", with: "timeout = 300")
+    }
+
     @Test func aFreshEntryShownInPlaceOfAFailedRefreshIsMarked() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": CacheCommandTests.forecast])
         let closed = try ClosedPort()
@@ -14,10 +20,10 @@ import Testing
         let runner = try InProcessCommand()
         let clock = TestClock()
         let assembly = SystemAssembly.test(.test(clock: clock))
-        try runner.writeConfig(CacheCommandTests().config(server: server, ttl: 3600))
+        try runner.writeConfig(Self.config(server.baseURL))
         #expect(try await runner.run(["--json"], assembly: assembly).status == 0)
         clock.advance(3 * 60)
-        try runner.writeConfig(CacheCommandTests().config(baseURL: "http://127.0.0.1:\(closed.port)", ttl: 3600))
+        try runner.writeConfig(Self.config("http://127.0.0.1:\(closed.port)"))
 
         let text = try await runner.run(["--no-cache"], assembly: assembly)
         #expect(text.status == 0, "\(text.stderr)")

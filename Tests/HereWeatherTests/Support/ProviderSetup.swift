@@ -89,8 +89,13 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
     /// The config file: the fixed location, this provider at `baseURL`, the cache's TTL.
     /// The NWS's alerts for this US point (open-meteo, metno and OpenWeatherMap's classic API
     /// get them) are asked of the same server, which has none for them: nothing leaves the machine.
-    func config(_ baseURL: String, ttl: Int = 600) -> String {
+    /// `timeout` sets `[weather] timeout`: a run on a `TestClock` needs the longest (300 s),
+    /// since its deadline counts from the clock's frozen start while the transfer runs on real
+    /// time, which a loaded test run spends waiting for a slot.
+    func config(_ baseURL: String, ttl: Int = 600, timeout: Int? = nil) -> String {
         let alerts = weather.contains("[weather.nws]") ? "" : "\n[weather.nws]\nbase_url = \"\(baseURL)\""
+        var weather = self.weather
+        if let timeout { weather = weather.replacing("[weather]\n", with: "[weather]\ntimeout = \(timeout)\n", maxReplacements: 1) }
         return Self.fixedLocation + "\n" + weather.replacing("BASE", with: baseURL) + alerts
             + "\n[cache]\nttl = \(ttl)\nstale_limit = 21600"
     }
