@@ -49,7 +49,9 @@ struct WhereCommand: AsyncParsableCommand {
             }
             let fix = try await provider.requestLocation(request)
             spinner?.stop()
-            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix, charset: charset))
+            // Ages on the run's clock, as the fix's own.
+            if location.verbosity.verbose { Terminal.verboseLocationTime(fix, now: system.clock.date) }
+            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix, now: system.clock.date, charset: charset))
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw Terminal.fail(error, json: json)
