@@ -5,8 +5,8 @@ import Glibc
 
 /// What one run of the command gets from its process: the arguments, the environment, where
 /// stdout and stderr go, which of stdin, stdout and stderr are terminals, the terminal's width,
-/// where the permission question is answered, and how the run's system is assembled
-/// (`SystemAssembly`).
+/// whether the process runs as root, where the permission question is answered, and how the
+/// run's system is assembled (`SystemAssembly`).
 ///
 /// The executable passes the real process's (`process()`); tests pass captured sinks and
 /// facts of their choosing, and run the command in-process. The context is handed down, never
@@ -24,6 +24,9 @@ public struct CommandContext: Sendable {
     public let console: Console
     /// Which streams are terminals, and the terminal's width.
     public let terminals: Terminals
+    /// Whether the process runs as root (`SystemPolicy.runsAsRoot`), who alone may name
+    /// another system policy.
+    public let runsAsRoot: Bool
     /// Where a permission question is asked (interactive only on a terminal).
     public let prompt: any PermissionPrompt
     /// How the run's system (HTTP, gpsd, GeoClue, NetworkManager, the clock) is assembled.
@@ -58,11 +61,12 @@ public struct CommandContext: Sendable {
 
     public init(arguments: [String], environment: [String: String],
                 standardOutput: any OutputSink, standardError: any OutputSink, terminals: Terminals,
-                prompt: PromptSource, assembly: SystemAssembly) {
+                runsAsRoot: Bool, prompt: PromptSource, assembly: SystemAssembly) {
         self.arguments = arguments
         self.environment = environment
         self.standardOutput = standardOutput
         self.terminals = terminals
+        self.runsAsRoot = runsAsRoot
         self.assembly = assembly
         let console = Console(sink: standardError, charset: TextCharset.locale(environment), isTerminal: terminals.standardError)
         self.console = console
@@ -86,7 +90,7 @@ public struct CommandContext: Sendable {
         if arguments == ["--version"] {
             return CommandContext(arguments: arguments, environment: [:], standardOutput: standardOutput,
                                   standardError: FileDescriptorOutput(STDERR_FILENO), terminals: Terminals(),
-                                  prompt: .terminal(input: STDIN_FILENO), assembly: .live)
+                                  runsAsRoot: false, prompt: .terminal(input: STDIN_FILENO), assembly: .live)
         }
         return CommandContext(
             arguments: arguments,
@@ -96,7 +100,7 @@ public struct CommandContext: Sendable {
             terminals: Terminals(standardInput: isatty(STDIN_FILENO) == 1, standardOutput: isatty(STDOUT_FILENO) == 1,
                                  standardError: isatty(STDERR_FILENO) == 1,
                                  columns: TerminalWidth.terminalColumns(STDOUT_FILENO)),
-            prompt: .terminal(input: STDIN_FILENO), assembly: .live)
+            runsAsRoot: SystemPolicy.runsAsRoot, prompt: .terminal(input: STDIN_FILENO), assembly: .live)
     }
 
     /// The width the text report may use: `COLUMNS`, else the terminal's, else 80 (`TerminalWidth`).

@@ -32,7 +32,8 @@ struct DoctorCommand: ContextCommand {
         do {
             run = try Run.start(context, config: configFile, verbose: verbosity.verbose, warningsOnStderr: false)
             resolver = try PermissionResolver.load(configuration: run.settings, configPath: run.configPath,
-                                                   environment: run.environment, store: run.storage.permissions)
+                                                   environment: run.environment, asRoot: context.runsAsRoot,
+                                                   store: run.storage.permissions)
         } catch let error as any UserFacingError {
             throw context.fail(error, as: .doctorCheck(json: json))
         }

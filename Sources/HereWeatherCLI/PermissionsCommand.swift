@@ -37,7 +37,8 @@ struct PermissionsCommand: ParsableCommand {
             do {
                 let loaded = try Run.configuration(context, configFile, storage: storage)
                 let resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: loaded.path,
-                                                           environment: context.environment, store: storage.permissions)
+                                                           environment: context.environment, asRoot: context.runsAsRoot,
+                                                           store: storage.permissions)
                 context.console.warn(resolver.warnings)
                 return (resolver, storage.permissions)
             } catch let error as any UserFacingError {

@@ -119,6 +119,7 @@ struct ReportCommand: ContextCommand {
                 clock: run.system.clock)
             let (location, report) = try await lookup.run()
             run.console.endProgress()
+            if let warning = ReportFields.refreshWarning(report) { run.console.warn([warning]) }
             if run.verbose { context.verboseLocationTime(location, now: run.system.clock.date) }
             try output.print(location: location, report: report, run: run, now: run.system.clock.date)
         } catch let error as any UserFacingError {

@@ -26,6 +26,8 @@ enum ReportOutput {
     /// cannot be written ends the run (exit 74). The nowcast is read at `now` (the run's clock).
     func print(location: Location, report: WeatherReport, run: Run, now: Date) throws {
         let context = run.context
+        // What has ended by now (alerts) is not shown, however fresh the cached report is.
+        let report = report.shown(at: now)
         let fields = ReportFields(location: location, report: report, output: run.output, now: now)
         switch self {
         case .text(let hourly, let daily):

@@ -13,7 +13,8 @@ extension Run {
         var authorizer: any LocationAuthorizer = AllowAllAuthorizer()
         if override == nil {
             let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: configPath,
-                                                                 environment: environment, store: storage.permissions,
+                                                                 environment: environment, asRoot: context.runsAsRoot,
+                                                                 store: storage.permissions,
                                                                  prompt: context.prompt)
             console.warn(terminal.warnings)
             authorizer = terminal

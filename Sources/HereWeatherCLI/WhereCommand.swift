@@ -37,6 +37,8 @@ struct WhereCommand: ContextCommand {
             _ = run.progress(SpinnerPolicy.locationMessage(sources: location.waitedSources(run.settings)), machineOutput: json)
             let fix = try await provider.requestLocation(request)
             run.console.endProgress()
+            // Ages on the run's clock, as the fix's own.
+            if run.verbose { context.verboseLocationTime(fix, now: run.system.clock.date) }
             try context.output(json ? LocationReport.json(fix)
                                     : LocationReport.text(fix, now: run.system.clock.date, charset: run.output.charset))
         } catch let error as any UserFacingError {

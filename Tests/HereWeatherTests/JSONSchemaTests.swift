@@ -84,11 +84,13 @@ import Testing
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
         let runner = try InProcessCommand()
-        try runner.writeConfig(setup.config(server.baseURL))
-        let fresh = try await output(runner, ["--json"], environment: setup.environment)
-        let cached = try await output(runner, ["--json"], environment: setup.environment)
-        try runner.writeConfig(setup.config("http://127.0.0.1:\(closed.port)", ttl: 0))
-        let stale = try await output(runner, ["--json"], environment: setup.environment)
+        // On the recordings' day: their alerts end a day or so after it.
+        let assembly = SystemAssembly.test(.test(clock: TestClock(date: ProviderSetup.recordedAt)))
+        try runner.writeConfig(setup.config(server.baseURL, timeout: 300))
+        let fresh = try await output(runner, ["--json"], environment: setup.environment, assembly: assembly)
+        let cached = try await output(runner, ["--json"], environment: setup.environment, assembly: assembly)
+        try runner.writeConfig(setup.config("http://127.0.0.1:\(closed.port)", ttl: 0, timeout: 300))
+        let stale = try await output(runner, ["--json"], environment: setup.environment, assembly: assembly)
         #expect(fresh.contains(#""cached":false"#) && cached.contains(#""cached":true,"age_s":"#))
         #expect(stale.contains(#""stale":true"#), "\(stale)")
         #expect(fresh.contains(#""alerts":[{"title":"#) == setup.hasAlerts, "\(fresh)")

@@ -207,7 +207,7 @@ import Testing
                            SystemPolicy.pathVariable: folder + "/policy.toml"]
         try "[location.gpsd]\npermission = \"restricted\"\n".write(toFile: folder + "/policy.toml", atomically: true, encoding: .utf8)
         let authorizer = try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml",
-                                                               environment: environment,
+                                                               environment: environment, asRoot: true,
                                                                store: RunStorage(environment: environment).permissions,
                                                                prompt: ScriptedPrompt([]))
         #expect(authorizer.store.path == folder + "/state/here-weather/permissions.toml")
@@ -215,7 +215,8 @@ import Testing
         try "[location]\nenabled = \"no\"\n".write(toFile: folder + "/policy.toml", atomically: true, encoding: .utf8)
         #expect(throws: SystemPolicyError.self) {
             try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml", environment: environment,
-                                                  store: RunStorage(environment: environment).permissions, prompt: ScriptedPrompt([]))
+                                                  asRoot: true, store: RunStorage(environment: environment).permissions,
+                                                  prompt: ScriptedPrompt([]))
         }
     }
 

@@ -87,7 +87,7 @@ import Glibc
     /// spinner's first frame is on stderr; then the clock passes the deadline and the run ends
     /// with its error. (On real time, a loaded machine once ended the 1 s run before the first
     /// frame, 100 ms in, was drawn.)
-    static func drawnThenTimedOut(_ arguments: [String]) async throws -> InProcessCommand.Result {
+    static func spinnerThenDeadline(_ arguments: [String]) async throws -> InProcessCommand.Result {
         let clock = TestClock()
         let standardError = CapturedOutput()
         let runner = try InProcessCommand()
@@ -103,7 +103,7 @@ import Glibc
     }
 
     @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
-        let result = try await Self.drawnThenTimedOut(slowRun)
+        let result = try await Self.spinnerThenDeadline(slowRun)
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
@@ -126,7 +126,7 @@ import Glibc
     let slowWhere = ["where"] + SpinnerOutputTests().slowRun
 
     @Test func whereShowsTheSpinnerOnATerminalAndErasesIt() async throws {
-        let result = try await SpinnerOutputTests.drawnThenTimedOut(slowWhere)
+        let result = try await SpinnerOutputTests.spinnerThenDeadline(slowWhere)
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")

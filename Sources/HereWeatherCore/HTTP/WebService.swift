@@ -74,14 +74,14 @@ public enum ServiceFailure: Sendable, Equatable, Error {
         let name = service.displayName
         switch self {
         case .unreachable(let error):
-            return "Cannot reach \(name): \(error.summary). " + (error.advice ?? Self.unreachableAdvice(service))
+            return "Cannot reach \(name): \(error.summary). " + Self.unreachableAdvice(service, error)
         case .serviceFailed(let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
             // 200: the body itself reported the error (Open-Meteo's {"error": true}).
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(name) \(answered)\(what). " + (status >= 500 ? Self.troubleAdvice(service) : Self.settingsAdvice(service))
         case .rateLimited(let retryAfter):
-            let when = retryAfter.map { " (retry after " + ServiceText.retryAfter($0) + ")" } ?? ""
+            let when = retryAfter.flatMap(ServiceText.retryAfter).map { " (retry after " + $0 + ")" } ?? ""
             let advice: String
             switch service {
             case .weather: advice = "Run less often, or try again later."
@@ -113,11 +113,18 @@ public enum ServiceFailure: Sendable, Equatable, Error {
         }
     }
 
-    /// What to check when `service` cannot be reached at all.
-    static func unreachableAdvice(_ service: WebService) -> String {
-        switch service {
-        case .weather: return "Check the network connection, or \(service.urlKey) and \(ConfigKey.weatherTimeout) in the config."
-        case .geocoding: return "Check the network connection, or pass --lat and --lon instead of --city."
+    /// What to check when `service` cannot be reached at all (`error`).
+    static func unreachableAdvice(_ service: WebService, _ error: HTTPError) -> String {
+        switch (service, error) {
+        case (.weather, .redirected):
+            return "If that is the service's new address, set \(service.urlKey) to it; a network with a sign-in page redirects until you sign in."
+        case (.weather, .cannotResolveHost):
+            // A longer timeout does not help a name nobody can look up.
+            return "Check the network connection and its name server (DNS), or the host in \(service.urlKey)."
+        case (.weather, _):
+            return error.advice ?? "Check the network connection, or \(service.urlKey) and \(ConfigKey.weatherTimeout) in the config."
+        case (.geocoding, _):
+            return error.advice ?? "Check the network connection, or pass --lat and --lon instead of --city."
         }
     }
 

@@ -7,6 +7,22 @@ import HereWeatherPlaces
 
 /// `here-weather where`: the location only, like GeoClue's where-am-i.
 public enum LocationReport {
+    /// The words this component adds, in one place.
+    enum Words {
+        /// "remembered from GPS (gpsd), 3 s ago".
+        static func remembered(_ source: String, age: String) -> String {
+            "remembered from \(source), \(age) ago"
+        }
+
+        /// Why the remembered fix answered, for `--verbose`.
+        static func why(_ memory: Location.Memory) -> String {
+            switch memory {
+            case .recent: return "recent and accurate enough, so no source was asked"
+            case .standsIn: return "no source gave a fix, and it is within max age"
+            }
+        }
+    }
+
     /// Aligned "Label: value" lines, every character in `charset`.
     public static func text(_ location: Location, now: Date, charset: TextCharset = .utf8) -> String {
         var rows: [(String, String)] = [
@@ -15,11 +31,12 @@ public enum LocationReport {
             ("Accuracy", accuracyText(location)),
         ]
         if let altitude = location.altitude { rows.append(("Altitude", Formatting.fixed(altitude, 1) + " m")) }
-        var source = location.origin.displayName
+        var source = location.originName
         if let service = location.service { source += " via \(service)" }
         if let count = location.accessPoints { source += ", \(count) access points" }
         if let mode = location.mode { source += ", \(mode)D fix" }
         if location.simulated { source += ", simulated" }
+        if location.memory != nil { source = Words.remembered(source, age: ageText(location.age(at: now))) }
         rows.append(("Source", source))
         if let name = location.name ?? location.nearbyPlace?.text { rows.append(("Place", name)) }
         rows += timeRows(location, now: now)
@@ -35,6 +52,10 @@ public enum LocationReport {
     public static func verboseLines(_ location: Location, now: Date) -> [String] {
         let rows = timeRows(location, now: now).map { "\($0.0): \($0.1)" }
         var lines = ["location: " + rows.joined(separator: "; ")]
+        if let memory = location.memory {
+            lines.append("location: " + Words.remembered(location.originName, age: ageText(location.age(at: now)))
+                         + ": " + Words.why(memory))
+        }
         if let note = ReceiverClock.note(for: location) { lines.append("location: Note: " + note) }
         return lines
     }

@@ -15,6 +15,9 @@ public enum Provenance {
             if location.simulated { text += ", simulated" }
         case .source(.geoclue):
             text = "GeoClue \(accuracy(location, charset)), \(LocationReport.ageText(location.age(at: now))) ago"
+        case .source(.nmea) where location.isLiveNMEA:
+            text = "\(LocationSource.liveNMEAName) \(accuracy(location, charset)), \(LocationReport.ageText(location.age(at: now))) ago"
+            if location.simulated { text += ", simulated" }
         case .source(.nmea):
             text = "NMEA log \(accuracy(location, charset))"
             if location.simulated { text += ", simulated" }

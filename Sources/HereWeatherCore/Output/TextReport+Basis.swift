@@ -7,6 +7,11 @@ extension TextReport {
         switch report.currentBasis {
         case .observation(let station)?:
             return "\(name), observed at \(station) \(observed) local time"
+        case .forecast? where report.currentForecastEnded(at: report.tableTime):
+            // Nothing newer in the forecast (a stale report): its date, never passed off as now.
+            let day = Formatting.dayLabel(LocalTime(report.current.time, utcOffset: report.utcOffset).dateString)
+                .replacing("  ", with: " ")
+            return "\(name) forecast for \(day) \(observed) local time (its last hour; no recent station observation)"
         case .forecast?:
             return "\(name) forecast for \(observed) local time (no recent station observation)"
         case nil:

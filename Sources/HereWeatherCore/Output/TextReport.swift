@@ -87,10 +87,14 @@ public struct TextReport: Sendable {
         if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
             lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
         }
-        for alert in report.alerts {
-            lines += hanging(style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: ",
-                             charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock)))
+        let alerts = AlertText.listed(report.alerts)
+        let label = style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: "
+        for alert in alerts.shown {
+            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock)))
             lines += alertDetail(alert)
+        }
+        if alerts.more > 0 {
+            lines += hanging(String(repeating: " ", count: TextWidth.columns(label)), AlertText.Words.more(alerts.more))
         }
         let observed = clock(current.time) ?? ""
         var source = sourceText(observed: observed)
@@ -128,7 +132,7 @@ public struct TextReport: Sendable {
     /// was played back (`--replay`, `--weather-replay`) rather than live.
     var replayNote: String? {
         var parts: [String] = []
-        if location.source == .nmea { parts.append("NMEA log") }
+        if location.source == .nmea && !location.isLiveNMEA { parts.append("NMEA log") }
         if report.freshness.replayed { parts.append("recorded \(report.provider.displayName) response") }
         return parts.isEmpty ? nil : "Replayed: " + parts.joined(separator: " and ")
     }

@@ -36,10 +36,12 @@ public enum WaybarReport {
     static func tooltip(_ fields: ReportFields) -> String {
         let current = fields.report.current
         var lines = [fields.place, "\(fields.glyph) \(fields.conditionWords)"]
-        for alert in fields.report.alerts {
+        let alerts = AlertText.listed(fields.report.alerts)
+        for alert in alerts.shown {
             lines.append(AlertText.mark(fields.output.icons) + " "
                          + fields.charset.fold(AlertText.line(alert, utcOffset: fields.report.utcOffset, clock: fields.output.clock)))
         }
+        if alerts.more > 0 { lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.Words.more(alerts.more)) }
         var temperature = "Temperature \(fields.temperature)"
         if current.feelsLike != nil { temperature += ", feels like \(fields.feelsLike)" }
         lines.append(temperature)

@@ -34,13 +34,14 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
         self.prompt = prompt
     }
 
-    /// The authorizer for a run: the system policy `environment` names and the decisions
-    /// remembered in `store`, prompting on `prompt`. Throws `SystemPolicyError` (exit 78)
-    /// when a policy file exists but cannot be used.
+    /// The authorizer for a run: the system policy `environment` names (another policy file
+    /// only `asRoot`) and the decisions remembered in `store`, prompting on `prompt`. Throws
+    /// `SystemPolicyError` (exit 78) when a policy file exists but cannot be used.
     public static func make(configuration: Configuration, configPath: String, environment: [String: String],
-                            store: PermissionStore, prompt: any PermissionPrompt) throws -> TerminalPermissionAuthorizer {
+                            asRoot: Bool = SystemPolicy.runsAsRoot, store: PermissionStore,
+                            prompt: any PermissionPrompt) throws -> TerminalPermissionAuthorizer {
         let resolver = try PermissionResolver.load(configuration: configuration, configPath: configPath,
-                                                   environment: environment, store: store)
+                                                   environment: environment, asRoot: asRoot, store: store)
         return TerminalPermissionAuthorizer(resolver: resolver, store: store, prompt: prompt)
     }
 

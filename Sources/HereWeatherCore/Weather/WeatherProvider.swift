@@ -135,6 +135,9 @@ public enum WeatherError: UserFacingError {
     case identificationRefused(WeatherProviderKind, userAgent: String)
     /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
     case planLacksProduct(WeatherProviderKind, product: String, advice: String)
+    /// The service sent a forecast whose periods had all ended when it was had (the NWS
+    /// serving a grid's old forecast); `lastEnd` is when the last one ended, in words.
+    case forecastEnded(WeatherProviderKind, lastEnd: String)
     /// A service that covers one country only (the NWS: the United States) was asked about a
     /// point outside it (HTTP 404, problem `InvalidPoint`).
     case outsideCoverage(WeatherProviderKind, region: String)
@@ -156,6 +159,8 @@ public enum WeatherError: UserFacingError {
             let others = WeatherProviderKind.allCases.filter { $0 != kind }.map(\.rawValue)
             let list = others.dropLast().joined(separator: ", ") + " or " + (others.last ?? "")
             return "\(kind.displayName) covers only \(region), and this location is outside it. Use another provider here: --provider \(list) (open-meteo needs no key), or set \(ConfigKey.weatherProvider) in the config."
+        case .forecastEnded(let kind, let lastEnd):
+            return "\(kind.displayName) sent a forecast that has ended (its last hour ended \(lastEnd)), so it says nothing about now. The service is not updating this forecast; try again later, or use another provider: --provider open-meteo."
         case .planLacksProduct(let kind, let product, let advice):
             return "\(kind.displayName) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
@@ -165,6 +170,7 @@ public enum WeatherError: UserFacingError {
         switch self {
         case .service(_, let failure): return failure.exitStatus
         case .missingContact, .identificationRefused, .planLacksProduct, .outsideCoverage: return .configuration
+        case .forecastEnded: return .serviceUnavailable
         case .recordingUnreadable, .recordingNotWeatherData: return .noInput
         }
     }
@@ -173,10 +179,11 @@ public enum WeatherError: UserFacingError {
 /// Turns an HTTP exchange with a weather service into its JSON body or a `WeatherError`,
 /// by `ServiceAnswer`'s rule.
 enum WeatherServiceResponse {
-    /// Sends `request`; no response at all is the service's `.unreachable`, a cancelled one
-    /// `CancellationError`.
+    /// Sends `request`, following a redirect only on the service's own host
+    /// (`SameOriginRedirects`); no response at all, or a redirect elsewhere, is the service's
+    /// `.unreachable`, a cancelled one `CancellationError`.
     static func get(_ request: HTTPRequest, http: any HTTPClient, service: WeatherProviderKind) async throws -> HTTPResponse {
-        try await ServiceAnswer.send(request, http: http) { WeatherError.service(service, .unreachable($0)) }
+        try await ServiceAnswer.sendKeepingHost(request, http: http) { WeatherError.service(service, .unreachable($0)) }
     }
 
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).

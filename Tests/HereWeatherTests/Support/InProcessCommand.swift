@@ -36,9 +36,12 @@ struct InProcessCommand: TemporaryHome {
     /// `assembly` gives them: a run that touches a part it was not given fails the test naming
     /// it). A run still going after `killAfter` (two minutes unless told)
     /// is left behind and reported `killed`, so that a hung run fails its test and frees its
-    /// slot instead of hanging every queued run after it.
+    /// slot instead of hanging every queued run after it. `asRoot`: the run is told that its
+    /// process runs as root (`CommandContext.runsAsRoot`), who alone may name another system
+    /// policy; otherwise it runs as an ordinary user, whoever runs the tests.
     func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = TestLimits.longestRun,
-             terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
+             terminal: TerminalFacts = TerminalFacts(), asRoot: Bool = false,
+             prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
              standardOutput: CapturedOutput = CapturedOutput(), standardError: CapturedOutput = CapturedOutput(),
              assembly: SystemAssembly = .test()) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
@@ -46,7 +49,7 @@ struct InProcessCommand: TemporaryHome {
         let context = CommandContext(
             arguments: arguments, environment: environment,
             standardOutput: standardOutput, standardError: standardError, terminals: terminal,
-            prompt: .scripted(prompt), assembly: assembly)
+            runsAsRoot: asRoot, prompt: .scripted(prompt), assembly: assembly)
         let body: @Sendable () async throws -> Result = {
             let started = ContinuousClock.now
             let threads = RunThreads()

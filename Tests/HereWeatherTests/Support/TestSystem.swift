@@ -132,7 +132,7 @@ extension Run {
     static func test(_ settings: Configuration = Configuration(), environment: [String: String] = [:],
                      system: RunSystem, configPath: String = "config.toml") -> Run {
         let context = CommandContext(arguments: [], environment: environment, standardOutput: CapturedOutput(),
-                                     standardError: CapturedOutput(), terminals: .init(),
+                                     standardError: CapturedOutput(), terminals: .init(), runsAsRoot: false,
                                      prompt: .scripted(ScriptedPrompt([], interactive: false)), assembly: .test(system))
         let loaded = ConfigurationLoader.Loaded(configuration: settings, path: configPath, fileExists: false, warnings: [])
         return Run(context: context, loaded: loaded, settings: settings, storage: RunStorage(environment: environment),

@@ -60,7 +60,7 @@ enum GeocodingResponse {
     /// never appear in the error (quoted service text is redacted).
     static func fetch(_ request: HTTPRequest, http: any HTTPClient, service: GeocoderKind, howToSetKey: String?,
                       secrets: [String] = []) async throws -> JSONValue {
-        let response = try await ServiceAnswer.send(request, http: http) {
+        let response = try await ServiceAnswer.sendKeepingHost(request, http: http) {
             GeocodingError.service(service, .unreachable($0))
         }
         do {
