@@ -65,11 +65,10 @@ public struct CommandContext: Sendable {
         self.arguments = arguments
         self.environment = environment
         self.standardOutput = standardOutput
+        console = Console(sink: standardError, charset: TextCharset.locale(environment), isTerminal: terminals.standardError)
         self.terminals = terminals
         self.runsAsRoot = runsAsRoot
         self.assembly = assembly
-        let console = Console(sink: standardError, charset: TextCharset.locale(environment), isTerminal: terminals.standardError)
-        self.console = console
         switch prompt {
         case .terminal(let input): self.prompt = TerminalPrompt(console: console, input: input)
         case .scripted(let scripted): self.prompt = scripted
