@@ -110,7 +110,7 @@ completions: build
 ## and here-weather.toml(5) from docs/configuration.md (lowdown): scripts/make-manual.
 manual: build
 	scripts/install-deps manual
-	scripts/make-manual $(BINARY) $(GENERATED)
+	scripts/make-manual --docdir $(PREFIX)/share/doc/here-weather $(BINARY) $(GENERATED)
 
 ## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
 ## for bash, zsh and fish, the man pages, the JSON schema of `--json` and the user guides.

@@ -68,7 +68,7 @@ import Testing
         (["--provider", "open"], ["open-meteo", "openweathermap"]),
         (["where", "--accuracy", ""], ["best", "10m", "100m", "1km", "3km", "any"]),
         (["--source", "g"], ["gpsd", "geoclue"]),
-        (["permissions", "allow", ""], ["gpsd", "geoclue", "wifi", "ip", "nmea", "fixed"]),
+        (["permissions", "allow", ""], ["gpsd", "geoclue", "wifi", "ip", "nmea", "fixed", "all"]),
         (["permissions", "deny", "gpsd", "w"], ["wifi"]),
         // The default command: report's options complete at the root.
         (["--ho"], ["--hourly"]),
