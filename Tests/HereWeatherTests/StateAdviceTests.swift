@@ -116,4 +116,18 @@ import Testing
             #expect(error.message.contains("higher --replay-speed"), "\(error.message)")
         }
     }
+
+    /// Issue 35 D25: doctor says nothing twice: no "(skipped)" after SKIP, and a fixed place
+    /// without a name is its coordinate once.
+    @Test func doctorSaysNothingTwice() async throws {
+        let runner = try InProcessCommand()
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        try runner.writeConfig(Self.fixedPlace + "[weather.open-meteo]\nbase_url = \"http://127.0.0.1:\(closed.port)\"\nallow_plain_http = true\n")
+        let result = try await runner.run(["doctor", "--json"], assembly: .withoutDaemons)
+        let checks = try #require(result.json?["checks"] as? [[String: Any]], "\(result.stdout)")
+        let details = Dictionary(uniqueKeysWithValues: checks.map { ($0["name"] as? String ?? "", $0["detail"] as? String ?? "") })
+        #expect(details["gpsd"] == "not found on this machine", "\(details)")
+        #expect(details["fixed"] == "fixed: 40.7000°N, 74.0000°W", "\(details)")
+    }
 }
