@@ -30,12 +30,18 @@ struct ReportCommand: AsyncParsableCommand {
         On failure it still prints a line (class "error") and exits 0, so the bar shows \
         what is wrong.
 
-        [output] icons = "emoji" | "nerd" | "ascii" and clock = "24h" | "12h" in the config \
-        file choose the glyphs and the clock for text, --format and --waybar.
+        [output] icons = "emoji" | "nerd" | "ascii" and clock = "auto" | "24h" | "12h" in the \
+        config file choose the glyphs and the clock for text, --format and --waybar.
+
+        Reports speak the language of --lang, [output] language or the environment (LANGUAGE, \
+        LC_ALL, LC_MESSAGES, LANG, as gettext reads them): \(LanguageChoice.available). \
+        Errors, --help and doctor stay English; JSON's codes and keys never change.
         """
     )
 
     @OptionGroup var location: LocationOptions
+
+    @OptionGroup var language: LanguageOption
 
     @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
     var units: Choice<Units>?
@@ -103,9 +109,9 @@ struct ReportCommand: AsyncParsableCommand {
         do {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
-            var settings = loaded.configuration
-            // The one place the run's character set is chosen (TextCharset): the locale and icons.
-            settings.output = settings.output.forLocale(environment)
+            // The one place the run's language, characters, clock and units are chosen.
+            let settings = try language.settings(loaded.configuration, environment: environment,
+                                                 verbose: location.verbosity.verbose)
             shown = settings.output
             let kind = provider?.value ?? settings.weather.provider
             let system = try location.verbosity.system(for: settings)
@@ -135,7 +141,8 @@ struct ReportCommand: AsyncParsableCommand {
                 units: units?.value ?? settings.weather.units,
                 weatherTimeout: settings.weather.timeout,
                 recording: try weatherReplay.map(Self.readRecording),
-                clock: system.clock)
+                clock: system.clock,
+                language: settings.output.locale.code)
             let (location, report) = try await lookup.run()
             spinner?.stop()
             if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }

@@ -36,7 +36,7 @@ enum ReportOutput {
             text.now = now
             try Terminal.output(text.render(hourly: hourly, daily: daily))
         case .json:
-            try Terminal.output(JSONReport.render(location: location, report: report, now: now))
+            try Terminal.output(JSONReport.render(location: location, report: report, now: now, locale: settings.locale))
         case .format(let format):
             try Terminal.output(format.render(fields))
         case .waybar(let text):

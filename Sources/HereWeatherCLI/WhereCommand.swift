@@ -25,6 +25,8 @@ struct WhereCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
+    @OptionGroup var language: LanguageOption
+
     @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated, nearest_place).")
     var json = false
 
@@ -36,7 +38,9 @@ struct WhereCommand: AsyncParsableCommand {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let system = try location.verbosity.system(for: loaded.configuration)
-            let charset = loaded.configuration.output.forLocale(environment).charset
+            let settings = try language.settings(loaded.configuration, environment: environment,
+                                                 verbose: location.verbosity.verbose)
+            let charset = settings.output.charset
             let (provider, request) = try location.locationSetup(loaded, system: system, environment: environment)
             // The report's progress line, on the same terms: a terminal, output for people.
             if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: json,
@@ -49,7 +53,9 @@ struct WhereCommand: AsyncParsableCommand {
             }
             let fix = try await provider.requestLocation(request)
             spinner?.stop()
-            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix, charset: charset))
+            let locale = settings.output.locale
+            try Terminal.output(json ? LocationReport.json(fix, locale: locale)
+                                : LocationReport.text(fix, charset: charset, locale: locale))
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw Terminal.fail(error, json: json)

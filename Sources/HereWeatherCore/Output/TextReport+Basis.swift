@@ -6,11 +6,11 @@ extension TextReport {
         let name = report.provider.displayName
         switch report.currentBasis {
         case .observation(let station)?:
-            return "\(name), observed at \(station) \(observed) local time"
+            return locale.text(.reportSourceObserved, name, station, observed)
         case .forecast?:
-            return "\(name) forecast for \(observed) local time (no recent station observation)"
+            return locale.text(.reportSourceForecast, name, observed)
         case nil:
-            return "\(name), \(observed) local time"
+            return locale.text(.reportSource, name, observed)
         }
     }
 
