@@ -344,8 +344,9 @@ class PluralRule:
             found.setdefault(category_of(n), []).append(n)
         self.categories = [category for category in ordered if category in found]
         self.examples = {category: found[category][:4] for category in self.categories}
-        # A form may leave the number out when it stands for one number only ("an hour").
-        self.single = {category: len(found[category]) == 1 for category in self.categories}
+        # A form may leave the number out when it stands for one, and at most zero besides ("an
+        # hour", French "l'heure"): never for Russian "one" (1, 21, 31, ...).
+        self.single = {category: set(found[category]) <= {0, 1} for category in self.categories}
         swift_parts, c_parts = [], []
         for index, category in enumerate(self.categories[:-1]):
             _, swift, c = parsed[category]

@@ -45,9 +45,11 @@ public struct LanguageChoice: Sendable, Equatable {
             LanguageChoice(locale: UserLocale(language: "en", measurementTerritory: measurement, timeTerritory: time),
                            notes: [note])
         }
-        guard let messages, let locale = LocaleName(messages.value), !locale.isC else {
-            return english("language: en: " + (messages.map { "\($0.variable)=\($0.value) is the C locale" }
-                                                ?? "no LC_ALL, LC_MESSAGES or LANG: the C locale"))
+        guard let messages else {
+            return english("language: en: no LC_ALL, LC_MESSAGES or LANG: the C locale")
+        }
+        if LocaleName(messages.value)?.isC == true {
+            return english("language: en: \(messages.variable)=\(messages.value) is the C locale")
         }
         var asked: [String] = []
         var candidates: [(String, String)] = []

@@ -44,7 +44,7 @@ public struct HourlyChart: Sendable {
         let allLabels = report.hourly.map { Formatting.hourLabel($0.time, utcOffset: report.utcOffset, clock, locale: locale) }
         let width = (allLabels.map(TextWidth.columns).max() ?? 2) + 1
         // The row labels take 9 columns, or more for a language's longer words.
-        let temperatureLabel = locale.text(.columnTemperature), precipitationLabel = locale.text(.columnPrecipitation)
+        let temperatureLabel = locale.text(.chartTemperature), precipitationLabel = locale.text(.chartPrecipitation)
         let labelWidth = max(Self.labelWidth, TextWidth.columns(temperatureLabel) + 1, TextWidth.columns(precipitationLabel) + 1)
         let fitting = max(1, (columns - labelWidth) / width)
         let hours = Array(report.hourly.prefix(fitting))

@@ -81,10 +81,11 @@ public struct TextReport: Sendable {
         if let low = temperatureText(current.temperatureMin), let high = temperatureText(current.temperatureMax) {
             more.append(locale.text(.reportToday, low, high))
         }
-        // Sunrise and sunset stay together on one line.
-        more.append([clock(current.sunrise).map { locale.text(.reportSunrise, $0) },
-                     clock(current.sunset).map { locale.text(.reportSunset, $0) }]
-            .compactMap { $0 }.joined(separator: charset.separator))
+        // Sunrise and sunset stay together on one line, where the two fit on one.
+        let sun = [clock(current.sunrise).map { locale.text(.reportSunrise, $0) },
+                   clock(current.sunset).map { locale.text(.reportSunset, $0) }].compactMap { $0 }
+        let together = sun.joined(separator: charset.separator)
+        more += TextWidth.columns(together) <= width ? [together] : sun
         lines += TextWidth.flow(more, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
         if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
             lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]

@@ -126,6 +126,8 @@ extension LanguageData {
         High
         %s from %s
         %s %s
+        Temp
+        Precip
         no temperatures
         %s in all
         chance not reported

@@ -122,6 +122,8 @@ enum Message: Int, CaseIterable, Sendable {
     case columnHigh
     case windFrom
     case windFromShort
+    case chartTemperature
+    case chartPrecipitation
     case chartNoTemperatures
     case chartInAll
     case chartChanceNotReported
