@@ -41,7 +41,8 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
-    @OptionGroup var language: LanguageOption
+    @Option(name: .customLong("lang"), help: LanguageOption.help)
+    var lang: String?
 
     @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
     var units: Choice<Units>?
@@ -78,6 +79,7 @@ struct ReportCommand: AsyncParsableCommand {
     var noCache = false
 
     func validate() throws {
+        try LanguageOption.validate(lang)
         _ = try units?.checked("--units")
         _ = try provider?.checked("--provider")
         if json && (format != nil || waybar) {
@@ -110,8 +112,8 @@ struct ReportCommand: AsyncParsableCommand {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             // The one place the run's language, characters, clock and units are chosen.
-            let settings = try language.settings(loaded.configuration, environment: environment,
-                                                 verbose: location.verbosity.verbose)
+            let settings = try LanguageOption.settings(loaded.configuration, lang: lang, environment: environment,
+                                                       verbose: location.verbosity.verbose)
             shown = settings.output
             let kind = provider?.value ?? settings.weather.provider
             let system = try location.verbosity.system(for: settings)

@@ -79,17 +79,16 @@ struct VerboseOption: ParsableArguments {
     }
 }
 
-/// `--lang CODE`, declared once for every command whose output people read in their language.
-struct LanguageOption: ParsableArguments {
-    @Option(name: .customLong("lang"),
-            help: ArgumentHelp("Speak this language (de, fr, pt-BR, ... or a locale name such as de_AT.UTF-8) "
-                               + "instead of [output] language or the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).",
-                               valueName: "code"),
-            completion: .list(LanguageChoice.codes))
-    var lang: String?
+/// `--lang CODE`: its help, its check and what it makes of a run's settings, for every command
+/// whose output people read in their language. Each declares the option itself (an option group
+/// of its own cost every run about 3% more instructions in argument parsing).
+enum LanguageOption {
+    static let help = ArgumentHelp("Speak this language (de, fr, pt-BR, ... or a locale name such as de_AT.UTF-8) "
+                                   + "instead of [output] language or the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).",
+                                   valueName: "code")
 
     /// Fails (exit 64) when `--lang` names a language here-weather does not speak.
-    func validate() throws {
+    static func validate(_ lang: String?) throws {
         guard let lang else { return }
         do {
             try LanguageChoice.check(lang, origin: .commandLine)
@@ -101,7 +100,8 @@ struct LanguageOption: ParsableArguments {
     /// The settings the run uses (`Configuration.forRun`): the language and its customs, the
     /// characters, and the clock and units where they are "auto". With `--verbose`, what was
     /// decided and why goes to stderr.
-    func settings(_ configuration: Configuration, environment: [String: String], verbose: Bool) throws -> Configuration {
+    static func settings(_ configuration: Configuration, lang: String?, environment: [String: String],
+                         verbose: Bool) throws -> Configuration {
         let (settings, notes) = try configuration.forRun(environment: environment, language: lang)
         if verbose { for note in notes { Terminal.standardError(note) } }
         return settings

@@ -25,7 +25,12 @@ struct WhereCommand: AsyncParsableCommand {
 
     @OptionGroup var location: LocationOptions
 
-    @OptionGroup var language: LanguageOption
+    @Option(name: .customLong("lang"), help: LanguageOption.help)
+    var lang: String?
+
+    func validate() throws {
+        try LanguageOption.validate(lang)
+    }
 
     @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated, nearest_place).")
     var json = false
@@ -38,8 +43,8 @@ struct WhereCommand: AsyncParsableCommand {
             let loaded = try location.configFile.load(environment: environment)
             Terminal.warn(loaded.warnings)
             let system = try location.verbosity.system(for: loaded.configuration)
-            let settings = try language.settings(loaded.configuration, environment: environment,
-                                                 verbose: location.verbosity.verbose)
+            let settings = try LanguageOption.settings(loaded.configuration, lang: lang, environment: environment,
+                                                       verbose: location.verbosity.verbose)
             let charset = settings.output.charset
             let (provider, request) = try location.locationSetup(loaded, system: system, environment: environment)
             // The report's progress line, on the same terms: a terminal, output for people.
