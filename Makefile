@@ -26,7 +26,7 @@ GENERATED = $(BUILD_PATH)/install
 DEB_STAGE = $(BUILD_PATH)/deb-root
 DEB_DIR ?= $(BUILD_PATH)
 
-.PHONY: run build test bench fuzz fuzz-smoke deps clean install uninstall completions manual deb
+.PHONY: run build test test-distros bench fuzz fuzz-smoke deps clean install uninstall completions manual deb
 
 ## Build in release mode and run here-weather with ARGS (installs missing system packages).
 run: build
@@ -49,6 +49,23 @@ test: build
 	$(SWIFT) build --build-tests
 	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
 		$(SWIFT) test --skip-build --disable-xctest
+
+## The Debian package in a fresh root of each of DISTROS (default Debian 13, trixie; debootstrap
+## from Debian's archive, which must be reachable: the target fails saying so otherwise): apt
+## installs it with its Recommends, the root's own gpsd is fed a receiver log, and the fix and
+## doctor's libgps line are checked as installed, with libgps-dev, and with no libgps at all
+## (scripts/test-distros; needs root). A root prepared less than a day ago is reused; CI prepares
+## it in the background first (.ci/run). It builds in BUILD_PATH as `make deb` does, so it cannot
+## run beside `make test` in the same folder unless given BUILD_PATH=.build-distros/build.
+DISTROS ?= trixie
+DISTROS_DEB_DIR = .build-distros/deb
+test-distros:
+	scripts/install-deps distros
+	rm -rf $(DISTROS_DEB_DIR)
+	$(MAKE) --no-print-directory deb DEB_DIR="$(abspath $(DISTROS_DEB_DIR))"
+	for release in $(DISTROS); do \
+		scripts/test-distros run --release $$release --deb $(DISTROS_DEB_DIR)/here-weather_*.deb || exit 1; \
+	done
 
 ## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);
 ## BENCH_ARGS="--runs 51" for steadier medians.
@@ -116,3 +133,4 @@ deb:
 
 clean:
 	rm -rf $(BUILD_PATH) .build-install .build-fuzz
+	rm -rf --one-file-system .build-distros

@@ -37,12 +37,10 @@ let package = Package(
     ],
     targets: [
         // C libraries, each wrapped by exactly one Swift target.
-        // libgps's headers only: the library is opened on first use (see CGPS/shim.h), so runs
-        // that do not ask gpsd never load it.
-        .systemLibrary(
-            name: "CGPS",
-            providers: [.apt(["libgps-dev"])]
-        ),
+        // libgps without its headers: any version from gpsd 3.22 to 3.27, opened on first use and
+        // driven through an opaque handle (see CGPS/shim.h), so building needs no libgps-dev and
+        // runs that do not ask gpsd never load it.
+        .systemLibrary(name: "CGPS"),
         // libcurl's headers only: the library is opened on first use (see CCurl/shim.h), so
         // runs that make no web request never load it.
         .systemLibrary(

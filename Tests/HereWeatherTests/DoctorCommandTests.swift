@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HereWeatherCore
+import HereWeatherGPSD
 
 /// `here-weather doctor` with the built binary.
 @Suite struct DoctorCommandTests {
@@ -34,6 +35,10 @@ import HereWeatherCore
         let lines = Self.checks(result.stdout)
         #expect(lines.contains { $0.hasPrefix("config") && $0.contains("OK") })
         #expect(lines.contains { $0.hasPrefix("gpsd") && $0.contains("FAIL") && $0.contains("gpsd is not running") })
+        // The gpsd line names the libgps in use: its file and version (Debian 12: libgps.so.28, API 11).
+        guard case .usable(let libgps) = LibGPS.current else { Issue.record("no libgps on this machine"); return }
+        #expect(lines.contains { $0.hasPrefix("gpsd") && $0.hasSuffix("; libgps: " + libgps.description) }, "\(result.stdout)")
+        #expect(libgps.description.contains("API \(libgps.version.api)") && libgps.description.contains(libgps.path))
         #expect(lines.contains { $0.hasPrefix("ip") && $0.contains("SKIP") && $0.contains("permissions allow ip") })
         #expect(lines.contains { $0.hasPrefix("fixed") && $0.contains("OK") && $0.contains("fixed: Tampa") })
         #expect(lines.contains { $0.hasPrefix("open-meteo") && $0.contains("OK") && $0.contains("26.8 °C") })

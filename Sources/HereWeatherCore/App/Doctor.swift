@@ -75,14 +75,17 @@ public struct Doctor: Sendable {
                 checks.append(Check(name: name, status: .skip, detail: refusal))
                 continue
             }
+            // The library the source read through (gpsd: which libgps), once it was probed.
+            let library = provider.libraryNote.map { "; " + $0 } ?? ""
             switch results[index] ?? nil {
             case .success(let fix):
                 found = found ?? fix
-                checks.append(Check(name: name, status: .ok, detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")"))
+                checks.append(Check(name: name, status: .ok,
+                                    detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")" + library))
             case .failure(let error):
                 let message = (error as? any UserFacingError)?.message ?? "\(error)"
                 checks.append(Check(name: name, status: .fail,
-                                    detail: message + (remembered(provider.source).map { " " + $0 } ?? "")))
+                                    detail: message + (remembered(provider.source).map { " " + $0 } ?? "") + library))
             case nil:
                 checks.append(Check(name: name, status: .fail, detail: "no answer"))
             }

@@ -19,10 +19,14 @@ public protocol LocationSourceProvider: LocationProvider {
     /// it (a fixed place without a stated accuracy, or within the desired one): the chain then
     /// asks about and starts no other source.
     func answersAtOnce(_ request: LocationRequest) -> Bool
+    /// The library this source reads through, as doctor names it ("libgps: libgps.so.30
+    /// (gpsd 3.25, API 14), /lib/x86_64-linux-gnu/libgps.so.30"); `nil` when there is none to name.
+    var libraryNote: String? { get }
 }
 
 extension LocationSourceProvider {
     public func answersAtOnce(_ request: LocationRequest) -> Bool { false }
+    public var libraryNote: String? { nil }
 }
 
 /// Why no location could be had.
@@ -42,6 +46,8 @@ public enum LocationError: UserFacingError, Equatable {
     case gpsdRefused(address: String)
     /// gpsd could not be reached for another reason (name lookup, network).
     case gpsdUnreachable(address: String, reason: String)
+    /// gpsd's client library is missing or unusable (`supported`: the versions here-weather reads).
+    case libgpsUnusable(address: String, problem: LibGPSProblem, supported: String)
     /// gpsd runs but has no receiver.
     case gpsdNoReceiver(address: String)
     /// gpsd closed the connection before a fix (end of file on its socket).
@@ -85,6 +91,8 @@ public enum LocationError: UserFacingError, Equatable {
             return "gpsd on \(address) refused the connection: gpsd is not running there, or a firewall rejects it. Check gpsd on that host (`systemctl status gpsd`; it listens beyond localhost only when started with -G), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdUnreachable(let address, let reason):
             return "Cannot reach gpsd on \(address): \(reason). Check \(ConfigKey.both(.gpsdHost, .gpsdPort))."
+        case .libgpsUnusable(let address, let problem, let supported):
+            return problem.message(address: address, supported: supported)
         case .gpsdNoReceiver(let address):
             return "gpsd on \(address) has no GPS receiver attached. Plug one in (check with `gpspipe -w -n 5`), or add another location source."
         case .gpsdClosed(let address):

@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One decoded gpsd report, as `GPSDSessionRules` needs it: the live source fills it from
-/// libgps's decoded struct (`gps_unpack`), the tests from recorded gpsd JSON (`init?(json:)`).
+/// One decoded gpsd report, as `GPSDSessionRules` needs it, from one line of gpsd's JSON: live,
+/// the line libgps's `gps_read` copies out (never libgps's struct, whose layout changes with
+/// every libgps version); in tests, recorded gpsd JSON.
 public enum GPSDReport: Sendable, Equatable {
     /// gpsd's greeting, sent first on every connection.
     case version
@@ -24,7 +25,19 @@ public enum GPSDReport: Sendable, Equatable {
     /// The report in one line of gpsd's JSON; `nil` when the line is not a JSON object with a
     /// `class` (something that is not gpsd, or a broken line).
     public init?(json line: String) {
-        guard let value = try? JSONValue.parse(Data(line.utf8)), let kind = value["class"]?.string else { return nil }
+        guard let value = try? JSONValue.parse(Data(line.utf8)) else { return nil }
+        self.init(value)
+    }
+
+    /// The report in one line of gpsd's JSON as bytes (what `gps_read` copies out, live).
+    public init?(json line: UnsafeBufferPointer<UInt8>) {
+        guard let value = try? JSONValueParser.parse(line) else { return nil }
+        self.init(value)
+    }
+
+    /// The report a parsed gpsd JSON object holds; `nil` without a `class`.
+    init?(_ value: JSONValue) {
+        guard let kind = value["class"]?.string else { return nil }
         switch kind {
         case "VERSION": self = .version
         case "DEVICES":
