@@ -132,5 +132,7 @@ import Testing
         // A locale that is not UTF-8 draws in ASCII, whatever the language.
         let (latin1, _) = try Configuration().forRun(environment: ["LANG": "de_DE.ISO-8859-1"])
         #expect(latin1.output.charset == .ascii && latin1.output.locale.code == "de")
+        // CLDR's Swedish, Norwegian and Finnish minus sign (U+2212) is "-" in ASCII.
+        #expect(TextCharset.ascii.fold("\u{2212}3,2 °C") == "-3,2 C")
     }
 }
