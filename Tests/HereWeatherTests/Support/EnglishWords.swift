@@ -21,9 +21,15 @@ enum EnglishWords {
         return Set(found + found.map { TextCharset.ascii.fold($0) })
     }
 
+    /// The English words a report in each language must not contain, by catalogue code.
+    static let forbiddenWords: [String: Set<String>] = {
+        let english = catalogueWords("en")
+        return Dictionary(uniqueKeysWithValues: LanguageData.all.map { ($0.code, english.subtracting(catalogueWords($0.code))) })
+    }()
+
     /// The English words a report in `code` must not contain.
     static func forbidden(in code: String) -> Set<String> {
-        catalogueWords("en").subtracting(catalogueWords(code))
+        forbiddenWords[code] ?? []
     }
 
     /// Names that are the same in every language: services, sources, option names.
