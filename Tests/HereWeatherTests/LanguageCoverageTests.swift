@@ -11,7 +11,7 @@ import HereWeatherPlaces
     static let languages = LanguageData.all.map(\.code).filter { $0 != "en" }
     static let now = Date(timeIntervalSince1970: 1_795_374_900)
 
-    func output(_ code: String, icons: GlyphSet = .emoji, clock: Configuration.OutputSettings.Clock = .twentyFourHour)
+    func output(_ code: String, icons: GlyphSet = .emoji, clock: Configuration.OutputSettings.ClockFormat = .twentyFourHour)
         -> Configuration.OutputSettings {
         Configuration.OutputSettings(icons: icons, clock: clock, locale: UserLocale(language: code))
     }
@@ -25,7 +25,7 @@ import HereWeatherPlaces
     /// The check itself: English output fails it, and so does one English word in a German line.
     @Test func theCheckFindsEnglish() throws {
         let (report, location) = try #require(GalleryRecordings.decoded().first)
-        let english = TextReport(location: location, report: report, style: .plain).render(hourly: true, daily: true)
+        let english = TextReport(location: location, report: report, style: .plain, now: Self.now).render(hourly: true, daily: true)
         #expect(EnglishWords.found(in: english, language: "de").count > 5)
         #expect(EnglishWords.found(in: "Heiter, 26,8 °C, feels like 26,9 °C", language: "de") == ["feels", "like"])
         #expect(EnglishWords.found(in: "Wind 4,9 m/s aus NNO", language: "de").isEmpty, "Wind is German too")
@@ -49,8 +49,7 @@ import HereWeatherPlaces
                 for (settings, style) in [(output(code), TerminalStyle(colour: false, glyphs: true, chart: true, width: 80)),
                                           (output(code, icons: .ascii, clock: .twelveHour),
                                            TerminalStyle(colour: false, glyphs: true, chart: true, width: 40))] {
-                    var text = TextReport(location: location, report: report, style: style, output: settings)
-                    text.now = Self.now
+                    let text = TextReport(location: location, report: report, style: style, output: settings, now: Self.now)
                     expectNoEnglish(text.render(hourly: true, daily: true), code, allowed: allowed, "text report")
                     let fields = ReportFields(location: location, report: report, output: settings, now: Self.now)
                     expectNoEnglish(format.render(fields), code, allowed: allowed, "--format")
@@ -146,7 +145,7 @@ import HereWeatherPlaces
                 let outlook = try #require(NowcastOutlook(nowcast(intensities, kind: kind), at: start))
                 for units in [Units.metric, .imperial] {
                     for icons in [GlyphSet.emoji, .ascii] {
-                        for clock in Configuration.OutputSettings.Clock.allCases {
+                        for clock in Configuration.OutputSettings.ClockFormat.allCases {
                             let text = NowcastText(outlook, units: units, utcOffset: 3600,
                                                    output: output(code, icons: icons, clock: clock))
                             expectNoEnglish([text.sentence, text.short, text.bars(width: 60)].joined(separator: "\n"), code, "nowcast")
@@ -169,8 +168,7 @@ import HereWeatherPlaces
         report.alerts = (1...AlertText.listed + 2).map { _ in WeatherAlert(title: "Flood Warning", severity: "Severe", source: "NWS") }
         for locale in [UserLocale.english, UserLocale(language: code)] {
             let settings = Configuration.OutputSettings(locale: locale)
-            var text = TextReport(location: location, report: report, style: .plain, output: settings)
-            text.now = Self.now
+            let text = TextReport(location: location, report: report, style: .plain, output: settings, now: Self.now)
             let rendered = text.render(hourly: true, daily: true)
             let tooltip = WaybarReport.tooltip(ReportFields(location: location, report: report, output: settings, now: Self.now))
             #expect(rendered.contains(AlertText.more(2, locale: locale)) && tooltip.contains(AlertText.more(2, locale: locale)))

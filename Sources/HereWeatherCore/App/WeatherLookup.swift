@@ -25,7 +25,7 @@ public struct WeatherLookup: Sendable {
 
     public init(locationProvider: any LocationProvider, locationRequest: LocationRequest,
                 weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil,
-                clock: any RunClock = ContinuousClock(), language: String = "en") {
+                clock: any RunClock, language: String = "en") {
         self.clock = clock
         self.language = language
         self.locationProvider = locationProvider
@@ -51,8 +51,8 @@ public struct WeatherLookup: Sendable {
             var report: WeatherReport
             do {
                 report = try weatherProvider.report(fromRecording: recording, units: units)
-            } catch WeatherError.undecodable(let service, let reason) {
-                throw WeatherError.recordingNotWeatherData(service: service, reason: reason)
+            } catch WeatherError.service(let service, .undecodable(let reason)) {
+                throw WeatherError.recordingNotWeatherData(service, reason: reason)
             }
             report.freshness.replayed = true
             return (location, report)

@@ -58,7 +58,8 @@ public struct Configuration: Sendable, Equatable {
     /// `[output]`.
     public struct OutputSettings: Sendable, Equatable {
         public enum Icons: String, Sendable, CaseIterable { case emoji, nerd, ascii }
-        public enum Clock: String, Sendable, CaseIterable {
+        /// `clock`: how times of day are written (a display setting, not a clock).
+        public enum ClockFormat: String, Sendable, CaseIterable {
             case twentyFourHour = "24h"
             case twelveHour = "12h"
         }
@@ -66,7 +67,7 @@ public struct Configuration: Sendable, Equatable {
         public var icons: Icons = .emoji
         /// The clock times are drawn on; when `clockIsAuto`, the locale's (`Configuration.forRun`).
         /// Setting it fixes it: `clockIsAuto` is then false.
-        public var clock: Clock = .twentyFourHour { didSet { clockIsAuto = false } }
+        public var clock: ClockFormat = .twentyFourHour { didSet { clockIsAuto = false } }
         /// `clock = "auto"` (the default): the country of the locale decides (`UserLocale.clock`).
         public var clockIsAuto = true
         /// `format_error`: the line `--format` and `--waybar` show on failure; `nil` is the
@@ -80,7 +81,7 @@ public struct Configuration: Sendable, Equatable {
         public var locale: UserLocale = .english
 
         /// Settings with `clock` given, or "auto" (`nil`: 24-hour until a run decides).
-        public init(icons: Icons = .emoji, clock: Clock? = nil, formatError: FailureLine? = nil,
+        public init(icons: Icons = .emoji, clock: ClockFormat? = nil, formatError: FailureLine? = nil,
                     locale: UserLocale = .english) {
             self.icons = icons
             self.clock = clock ?? .twentyFourHour
@@ -193,7 +194,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Every secret the file itself sets (API keys, tokens), not empty: the one list that both
-    /// redaction (`ProviderFactory.secrets`) and the file-mode warning (`ConfigFileMode`) use,
+    /// redaction (`secrets(environment:)`) and the file-mode warning (`ConfigFileMode`) use,
     /// so a new secret key cannot be covered by one and missed by the other.
     public var secretsInFile: [String] {
         let values = [weather.openWeatherMap.apiKey, weather.pirateWeather.apiKey, location.wifi.key]
@@ -219,5 +220,12 @@ public struct Configuration: Sendable, Equatable {
         if let key = environment[Self.pirateWeatherKeyVariable], !key.isEmpty { return key }
         if let key = weather.pirateWeather.apiKey, !key.isEmpty { return key }
         return nil
+    }
+
+    /// Every secret the run holds (API keys and tokens, from the environment and the file),
+    /// for redaction in `--verbose` request lines.
+    public func secrets(environment: [String: String]) -> [String] {
+        let fromEnvironment = [openWeatherMapKey(environment: environment), pirateWeatherKey(environment: environment)]
+        return fromEnvironment.compactMap { $0 }.filter { !$0.isEmpty } + secretsInFile
     }
 }

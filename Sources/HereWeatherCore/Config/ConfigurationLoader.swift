@@ -58,7 +58,7 @@ public enum ConfigurationLoader {
         if let output = try root.table("output") {
             config.output.icons = try output.choice("icons", Configuration.OutputSettings.Icons.allCases) ?? config.output.icons
             if let clock = try output.choice("clock", ClockChoice.allCases),
-               let fixed = Configuration.OutputSettings.Clock(rawValue: clock.rawValue) {
+               let fixed = Configuration.OutputSettings.ClockFormat(rawValue: clock.rawValue) {
                 config.output.clock = fixed
             }
             config.output.formatError = try output.failureLine("format_error")

@@ -48,7 +48,7 @@ extension UserLocale {
     }
 
     /// A time at `utcOffset` on `clock`: "14:05", "2:05 PM", "14.05".
-    func clock(_ date: Date?, utcOffset: Int, _ clock: Configuration.OutputSettings.Clock) -> String? {
+    func clock(_ date: Date?, utcOffset: Int, _ clock: Configuration.OutputSettings.ClockFormat) -> String? {
         date.map { conventions.clock(LocalTime($0, utcOffset: utcOffset), twelveHour: clock == .twelveHour) }
     }
 

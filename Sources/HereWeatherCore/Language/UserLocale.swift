@@ -44,7 +44,7 @@ public struct UserLocale: Sendable, Equatable {
 
     /// The clock "auto" stands for: 12-hour where CLDR says the country prefers it (the US,
     /// Canada, India, Australia, Korea ...), else 24-hour, and 24-hour with no country.
-    public var clock: Configuration.OutputSettings.Clock {
+    public var clock: Configuration.OutputSettings.ClockFormat {
         timeTerritory.map { Self.listed($0, LanguageData.twelveHourTerritories) } == true ? .twelveHour : .twentyFourHour
     }
 

@@ -23,7 +23,7 @@ enum AlertText {
     /// "Small Craft Advisory (Moderate), until Sun 22 Nov 23:00, from NWS Tampa Bay".
     /// The title is translated where it is one of the NWS's known events, the severity where
     /// it is one of CAP's words; the issuer is as the service wrote it.
-    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: Configuration.OutputSettings.Clock,
+    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: ClockFormat,
                      locale: UserLocale = .english) -> String {
         var text = locale.alertTitle(alert.title)
         if let severity = alert.severity, !severity.isEmpty, severity.lowercased() != "unknown" {

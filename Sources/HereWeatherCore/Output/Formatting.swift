@@ -58,12 +58,12 @@ enum Formatting {
     }
 
     /// "14:05", or "2:05 PM" on a 12-hour clock, at the report's offset, in English.
-    static func clock(_ date: Date?, utcOffset: Int, _ clock: Clock = .twentyFourHour) -> String? {
+    static func clock(_ date: Date?, utcOffset: Int, _ clock: ClockFormat = .twentyFourHour) -> String? {
         UserLocale.english.clock(date, utcOffset: utcOffset, clock)
     }
 
     /// A short hour label for chart columns: "14", or "2p" on a 12-hour clock.
-    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: Clock, locale: UserLocale = .english) -> String {
+    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: ClockFormat, locale: UserLocale = .english) -> String {
         locale.conventions.hourLabel(LocalTime(date, utcOffset: utcOffset).hour, twelveHour: clock == .twelveHour)
     }
 
@@ -82,5 +82,6 @@ enum Formatting {
     }
 }
 
-/// The `[output] clock` setting: a 24- or 12-hour clock for every time shown as text.
-public typealias Clock = Configuration.OutputSettings.Clock
+/// The `[output] clock` setting: a 24- or 12-hour clock for every time shown as text. Named
+/// apart from Swift's `Clock` (and the run's `RunClock`), which keep time.
+public typealias ClockFormat = Configuration.OutputSettings.ClockFormat

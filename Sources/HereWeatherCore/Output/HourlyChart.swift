@@ -19,12 +19,12 @@ public struct HourlyChart: Sendable {
     }
 
     public var report: WeatherReport
-    public var clock: Clock
+    public var clock: ClockFormat
     public var ascii: Bool
     /// The language of the labels and notes, and its numbers and hours.
     public var locale: UserLocale
 
-    public init(report: WeatherReport, clock: Clock = .twentyFourHour, ascii: Bool = false, locale: UserLocale = .english) {
+    public init(report: WeatherReport, clock: ClockFormat = .twentyFourHour, ascii: Bool = false, locale: UserLocale = .english) {
         self.report = report
         self.clock = clock
         self.ascii = ascii

@@ -12,7 +12,7 @@ public enum JSONReport {
     /// The object for `report`; its nowcast is read at `now`. `language` is the catalogue's
     /// code; codes, keys and numbers are the same in every language, the words of
     /// `description` and the nearest place's `text` are in it.
-    public static func render(location: Location, report: WeatherReport, now: Date = Date(),
+    public static func render(location: Location, report: WeatherReport, now: Date,
                               locale: UserLocale = .english) -> String {
         JSONOutput.object([
             ("language", .string(locale.code)),
@@ -66,7 +66,7 @@ public enum JSONReport {
         ])
     }
 
-    static func weatherObject(_ report: WeatherReport, now: Date = Date(), locale: UserLocale = .english) -> JSONOutput {
+    static func weatherObject(_ report: WeatherReport, now: Date, locale: UserLocale = .english) -> JSONOutput {
         .object([
             ("provider", .string(report.provider.rawValue)),
             ("units", .string(report.units.rawValue)),

@@ -16,7 +16,7 @@ public enum LocationReport {
     }
 
     /// Aligned "Label: value" lines, every character in `charset`, in `locale`'s language.
-    public static func text(_ location: Location, now: Date = Date(), charset: TextCharset = .utf8,
+    public static func text(_ location: Location, now: Date, charset: TextCharset = .utf8,
                             locale: UserLocale = .english) -> String {
         let degree = charset.degree
         var rows: [(String, String)] = [
@@ -45,7 +45,7 @@ public enum LocationReport {
 
     /// `--verbose` lines on the location's time: "location: Time: ...; Age: ...; Receiver time: ...",
     /// and the receiver-clock note when there is one. Always English, as every `--verbose` line.
-    public static func verboseLines(_ location: Location, now: Date = Date()) -> [String] {
+    public static func verboseLines(_ location: Location, now: Date) -> [String] {
         let rows = timeRows(location, now: now, locale: .english).map { "\($0.0): \($0.1)" }
         var lines = ["location: " + rows.joined(separator: "; ")]
         if let memory = location.memory {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherPlaces
 
@@ -54,7 +55,7 @@ enum GalleryRecordings {
     static func decoded() throws -> [(WeatherReport, Location)] {
         let system = RunSystem.test(http: UnusedHTTPClient())
         return try all.map { recording in
-            let provider = ProviderFactory.weatherProvider(recording.kind, config: Configuration(), environment: [:], system: system)
+            let provider = Run.test(system: system).weatherProvider(recording.kind)
             var report = try provider.report(fromRecording: recording.body, units: recording.units)
             report.freshness.replayed = true
             var location = Location(coordinate: recording.coordinate, timestamp: report.current.time, origin: .commandLine)

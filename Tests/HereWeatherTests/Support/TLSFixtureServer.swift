@@ -78,7 +78,7 @@ final class TLSFixtureServer: @unchecked Sendable {
 
     /// `fixture-server.py`'s counts: TLS connections accepted and requests served.
     func stats() async throws -> (connections: Int, requests: Int) {
-        let client = CurlHTTPClient(trust: CertificateTrust(bundle: Self.certificate))
+        let client = CurlHTTPClient(trust: CertificateTrust(bundle: Self.certificate), clock: ContinuousClock())
         let response = try await client.get(HTTPRequest(url: baseURL + "/stats", deadline: .now + .seconds(20)))
         let counts = try JSONSerialization.jsonObject(with: response.body) as? [String: Int] ?? [:]
         return (counts["connections"] ?? -1, counts["requests"] ?? -1)
