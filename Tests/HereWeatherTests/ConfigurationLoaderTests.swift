@@ -201,7 +201,7 @@ import Testing
 
     @Test func aWrongValueGetsTheNearestTheLineAndOneName() throws {
         let value = try #require(try invalidValue("version = 1\n\n[weather]\nprovider = \"open-meteo\"\nunits = \"metrc\"\n"))
-        #expect(value.message == "Config error in \(Self.path):5: [weather] units must be one of \"metric\", \"imperial\", \"standard\", not \"metrc\". Did you mean \"metric\"?",
+        #expect(value.message == "Config error in \(Self.path):5: [weather] units must be one of \"auto\", \"metric\", \"imperial\", \"standard\", not \"metrc\". Did you mean \"metric\"?",
                 "\(value.message)")
         let source = try #require(try invalidValue("[location]\nsources = [\"fixed\", \"gpds\"]\n"))
         #expect(source.message.hasPrefix("Config error in \(Self.path):2: [location] sources must be an array of"), "\(source.message)")

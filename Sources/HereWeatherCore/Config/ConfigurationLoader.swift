@@ -243,7 +243,7 @@ extension ConfigTable {
         guard LocaleName(text)?.catalogue() != nil else {
             throw ConfigError.invalidValue(path: path, key: qualified(key),
                                            expected: "a language here-weather speaks: \(LanguageChoice.available)",
-                                           found: ConfigNode.string(text).quoted)
+                                           found: ConfigNode.string(text).quoted, line: line(key))
         }
         return text
     }
