@@ -75,6 +75,7 @@ struct DoctorCommand: AsyncParsableCommand {
                                                      environment: environment, system: system),
             units: settings.weather.units,
             skipsAbsentSources: settings.location.isZeroConfig)
+        doctor.officialAlerts = ProviderFactory.officialAlerts(for: settings.weather.provider, config: settings, system: system)
         let clock = system.clock
         doctor.remembered = { source in
             guard source == .geoclue, let remembered = geoClueMemory.load(now: clock.date) else { return nil }

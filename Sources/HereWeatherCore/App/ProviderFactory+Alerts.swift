@@ -14,6 +14,19 @@ extension ProviderFactory {
         return NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace(system))
     }
 
+    /// The NWS alerts request a run of provider `kind` makes for a US point, for `doctor` to
+    /// check: the NWS provider's own, or those `withOfficialAlerts` adds (`optional`: they can
+    /// be turned off with `[alerts] nws`); `nil` when no such request is made.
+    public static func officialAlerts(for kind: WeatherProviderKind, config: Configuration,
+                                      system: RunSystem) -> Doctor.OfficialAlerts? {
+        guard kind == .nws || (config.alerts.nws && lacksAlerts(kind, config: config)),
+              TransportSecurity.permits(config.weather.nws.baseURL, allowPlainHTTP: config.weather.nws.allowPlainHTTP)
+        else { return nil }
+        let fetcher = NWSAlertsFetcher(baseURL: config.weather.nws.baseURL, contact: config.weather.nws.contact, http: system.http,
+                                       coordinateDecimals: config.privacy.coordinateDecimals)
+        return Doctor.OfficialAlerts(fetcher: fetcher, optional: kind != .nws)
+    }
+
     /// Whether provider `kind`, as configured, reports no alerts of its own.
     static func lacksAlerts(_ kind: WeatherProviderKind, config: Configuration) -> Bool {
         switch kind {
