@@ -5,51 +5,74 @@ import Glibc
 
 /// What one run of the command gets from its process: the arguments, the environment, where
 /// stdout and stderr go, which of stdin, stdout and stderr are terminals, the terminal's width,
-/// whether the process runs as root, where the permission question is asked, and how the run's
-/// system is assembled (`SystemAssembly`).
+/// whether the process runs as root, where the permission question is answered, and how the
+/// run's system is assembled (`SystemAssembly`).
 ///
 /// The executable passes the real process's (`process()`); tests pass captured sinks and
-/// facts of their choosing, and run the command in-process. A run sees its context through
-/// `CommandContext.current` (a task-local value, which the tasks a run starts inherit); code
-/// that runs on a thread of its own (`BlockingCall`) is handed what it needs instead.
+/// facts of their choosing, and run the command in-process. The context is handed down, never
+/// looked up: the commands get it as an argument (`ContextCommand`), and a command's `Run`
+/// holds it. Its `console` is the one writer of stderr.
 public struct CommandContext: Sendable {
     /// The command line after the program's name, byte for byte as `SystemPath` decodes it.
-    public var arguments: [String]
+    public let arguments: [String]
     /// The environment, names and values byte for byte.
-    public var environment: [String: String]
+    public let environment: [String: String]
     /// Where the report, help, JSON and completion scripts go.
-    public var standardOutput: any OutputSink
-    /// Where error, warning and `--verbose` lines go.
-    public var standardError: any OutputSink
-    public var standardInputIsTerminal: Bool
-    public var standardOutputIsTerminal: Bool
-    public var standardErrorIsTerminal: Bool
-    /// The terminal's width in columns when stdout is a terminal that knows it.
-    public var terminalColumns: Int?
+    public let standardOutput: any OutputSink
+    /// Standard error: every error, warning and `--verbose` line, the progress line and the
+    /// permission question go through it.
+    public let console: Console
+    /// Which streams are terminals, and the terminal's width.
+    public let terminals: Terminals
     /// Whether the process runs as root (`SystemPolicy.runsAsRoot`), who alone may name
     /// another system policy.
-    public var runsAsRoot: Bool
+    public let runsAsRoot: Bool
     /// Where a permission question is asked (interactive only on a terminal).
-    public var prompt: any PermissionPrompt
+    public let prompt: any PermissionPrompt
     /// How the run's system (HTTP, gpsd, GeoClue, NetworkManager, the clock) is assembled.
-    public var assembly: SystemAssembly
+    public let assembly: SystemAssembly
+
+    /// Which of stdin, stdout and stderr are terminals, and the terminal's width.
+    public struct Terminals: Sendable {
+        public var standardInput: Bool
+        public var standardOutput: Bool
+        public var standardError: Bool
+        /// The terminal's width in columns when stdout is a terminal that knows it.
+        public var columns: Int?
+
+        /// None by default, as with stdin from /dev/null and pipes.
+        public init(standardInput: Bool = false, standardOutput: Bool = false, standardError: Bool = false,
+                    columns: Int? = nil) {
+            self.standardInput = standardInput
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+            self.columns = columns
+        }
+    }
+
+    /// Where the permission question is answered.
+    public enum PromptSource: Sendable {
+        /// By a person: answers read from `input` (stdin), the question written through the
+        /// context's console.
+        case terminal(input: Int32)
+        /// By a test's script.
+        case scripted(any PermissionPrompt)
+    }
 
     public init(arguments: [String], environment: [String: String],
-                standardOutput: any OutputSink, standardError: any OutputSink,
-                standardInputIsTerminal: Bool = false, standardOutputIsTerminal: Bool = false,
-                standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil, runsAsRoot: Bool = false,
-                prompt: any PermissionPrompt, assembly: SystemAssembly = .live) {
+                standardOutput: any OutputSink, standardError: any OutputSink, terminals: Terminals,
+                runsAsRoot: Bool, prompt: PromptSource, assembly: SystemAssembly) {
         self.arguments = arguments
         self.environment = environment
         self.standardOutput = standardOutput
-        self.standardError = standardError
-        self.standardInputIsTerminal = standardInputIsTerminal
-        self.standardOutputIsTerminal = standardOutputIsTerminal
-        self.standardErrorIsTerminal = standardErrorIsTerminal
-        self.terminalColumns = terminalColumns
+        console = Console(sink: standardError, charset: TextCharset.locale(environment), isTerminal: terminals.standardError)
+        self.terminals = terminals
         self.runsAsRoot = runsAsRoot
-        self.prompt = prompt
         self.assembly = assembly
+        switch prompt {
+        case .terminal(let input): self.prompt = TerminalPrompt(console: console, input: input)
+        case .scripted(let scripted): self.prompt = scripted
+        }
     }
 
     /// The running process's context. First puts /dev/null on any of stdin, stdout and stderr
@@ -65,35 +88,22 @@ public struct CommandContext: Sendable {
         let standardOutput: any OutputSink = closed.contains(STDOUT_FILENO) ? ClosedOutput() : FileDescriptorOutput(STDOUT_FILENO)
         if arguments == ["--version"] {
             return CommandContext(arguments: arguments, environment: [:], standardOutput: standardOutput,
-                                  standardError: FileDescriptorOutput(STDERR_FILENO), prompt: FileDescriptorPrompt())
+                                  standardError: FileDescriptorOutput(STDERR_FILENO), terminals: Terminals(),
+                                  runsAsRoot: false, prompt: .terminal(input: STDIN_FILENO), assembly: .live)
         }
-        return live(arguments: arguments, standardOutput: standardOutput)
-    }
-
-    /// The process's streams, environment and terminal facts, with `arguments`.
-    static func live(arguments: [String], standardOutput: any OutputSink = FileDescriptorOutput(STDOUT_FILENO)) -> CommandContext {
-        CommandContext(
+        return CommandContext(
             arguments: arguments,
             environment: SystemPath.environment,
             standardOutput: standardOutput,
             standardError: FileDescriptorOutput(STDERR_FILENO),
-            standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
-            standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
-            standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
-            terminalColumns: TerminalWidth.terminalColumns(STDOUT_FILENO),
-            runsAsRoot: SystemPolicy.runsAsRoot,
-            prompt: FileDescriptorPrompt())
+            terminals: Terminals(standardInput: isatty(STDIN_FILENO) == 1, standardOutput: isatty(STDOUT_FILENO) == 1,
+                                 standardError: isatty(STDERR_FILENO) == 1,
+                                 columns: TerminalWidth.terminalColumns(STDOUT_FILENO)),
+            runsAsRoot: SystemPolicy.runsAsRoot, prompt: .terminal(input: STDIN_FILENO), assembly: .live)
     }
-
-    /// The context of the run this task belongs to; outside a run, the process's own streams.
-    public static var current: CommandContext { bound ?? .live(arguments: []) }
-
-    /// The run's context, bound by `HereWeatherCommand.run` for the tasks of the run. Optional,
-    /// so that binding it costs no default context (the environment read for nothing).
-    @TaskLocal static var bound: CommandContext?
 
     /// The width the text report may use: `COLUMNS`, else the terminal's, else 80 (`TerminalWidth`).
     var reportWidth: Int {
-        TerminalWidth.resolve(columnsVariable: environment["COLUMNS"], terminalColumns: terminalColumns)
+        TerminalWidth.resolve(columnsVariable: environment["COLUMNS"], terminalColumns: terminals.columns)
     }
 }

@@ -17,57 +17,56 @@ struct ConfigCommand: ParsableCommand {
         subcommands: [Path.self, Show.self, Init.self]
     )
 
-    struct Path: ParsableCommand {
+    struct Path: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "path", abstract: "Print the config file's path.")
         @OptionGroup var options: ConfigOption
 
-        func run() throws {
-            try Terminal.output(options.path())
+        func run(in context: CommandContext) throws {
+            try context.output(options.path(defaultPath: RunStorage(environment: context.environment).configFile))
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print the effective configuration (defaults filled in, API keys redacted).")
         @OptionGroup var options: ConfigOption
 
-        func run() throws {
+        func run(in context: CommandContext) throws {
             do {
-                let loaded = try options.load()
-                Terminal.warn(loaded.warnings)
-                try Terminal.output("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
-                try Terminal.output(ConfigurationText.effective(loaded.configuration, environment: CommandContext.current.environment),
-                                    terminator: "")
+                let loaded = try Run.configuration(context, options, storage: RunStorage(environment: context.environment))
+                try context.output("# " + (loaded.fileExists ? loaded.path : "\(loaded.path) (not found: defaults)"))
+                try context.output(ConfigurationText.effective(loaded.configuration, environment: context.environment),
+                                   terminator: "")
             } catch let error as any UserFacingError {
-                throw Terminal.fail(error, json: false)
+                throw context.fail(error)
             }
         }
     }
 
-    struct Init: ParsableCommand {
+    struct Init: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "init", abstract: "Write a commented default config file.")
         @OptionGroup var options: ConfigOption
         @Flag(help: "Replace an existing file.")
         var force = false
 
-        func run() throws {
-            let path = options.path()
+        func run(in context: CommandContext) throws {
+            let path = options.path(defaultPath: RunStorage(environment: context.environment).configFile)
             do {
                 try AtomicFile.write(ConfigurationText.template, to: path, overwrite: force)
             } catch let error as AtomicFile.WriteError {
                 if error.exists && !SystemPath.isFolder(path) {
-                    Terminal.standardError("here-weather: \(path) already exists; add --force to replace it.")
+                    context.console.line("here-weather: \(path) already exists; add --force to replace it.")
                 } else {
                     let code = error.exists ? EISDIR : error.code
-                    Terminal.standardError("here-weather: cannot write \(path): \(String(cString: strerror(code))). "
+                    context.console.line("here-weather: cannot write \(path): \(String(cString: strerror(code))). "
                         + FileAdvice.forWriting(path, code: code, folder: "its folder (or pass --config FILE)"))
                 }
                 throw ExitCode(ExitStatus.cannotCreate.rawValue)
             }
-            try Terminal.output("Wrote \(path). Set [location.fixed] latitude and longitude, then run here-weather.")
+            try context.output("Wrote \(path). Set [location.fixed] latitude and longitude, then run here-weather.")
         }
     }
 }

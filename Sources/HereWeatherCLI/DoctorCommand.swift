@@ -7,15 +7,7 @@ import Foundation
 #endif
 
 /// `here-weather doctor`: what works, and what to fix.
-struct DoctorCommand: AsyncParsableCommand {
-    /// The checks as text at the report's width in the run's characters (`TextCharset`: the
-    /// locale's, ASCII with `icons = "ascii"`), or as JSON.
-    func show(_ checks: [Doctor.Check], icons: GlyphSet = .emoji) throws {
-        let context = CommandContext.current
-        let charset = TextCharset.choose(environment: context.environment, icons: icons)
-        try Terminal.output(json ? Doctor.json(checks) : Doctor.render(checks, width: context.reportWidth, charset: charset))
-    }
-
+struct DoctorCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the config, each location source and the weather service, and say what to fix.",
@@ -34,33 +26,28 @@ struct DoctorCommand: AsyncParsableCommand {
 
     @OptionGroup var verbosity: VerboseOption
 
-    func run() async throws {
-        let environment = CommandContext.current.environment
-        let path = configFile.path(environment: environment)
-        let loaded: ConfigurationLoader.Loaded
+    func run(in context: CommandContext) async throws {
+        let run: Run
         let resolver: PermissionResolver
-        let system: RunSystem
         do {
-            loaded = try configFile.load(environment: environment)
-            resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
-                                                   environment: environment, asRoot: CommandContext.current.runsAsRoot)
-            system = try verbosity.system(for: loaded.configuration)
+            run = try Run.start(context, config: configFile, verbose: verbosity.verbose, warningsOnStderr: false)
+            resolver = try PermissionResolver.load(configuration: run.settings, configPath: run.configPath,
+                                                   environment: run.environment, asRoot: context.runsAsRoot,
+                                                   store: run.storage.permissions)
         } catch let error as any UserFacingError {
-            try show([Doctor.Check(name: "config", status: .fail, detail: error.message)])
-            throw ExitCode(error.exitStatus.rawValue)
+            throw context.fail(error, as: .doctorCheck(json: json))
         }
-        let settings = loaded.configuration
-        let configStatus = loaded.warnings.isEmpty ? Doctor.Check.Status.ok : .warn
-        var checks = [Doctor.Check(name: "config", status: configStatus,
+        // The config's warnings are its check's detail.
+        let loaded = run.loaded
+        let path = run.configPath
+        var checks = [Doctor.Check(name: "config", status: loaded.warnings.isEmpty ? .ok : .warn,
                                    detail: (loaded.fileExists ? path : "\(path) (not found: defaults)")
                                     + loaded.warnings.map { "; " + $0 }.joined())]
-        // GeoClue learns here too (and forgets once it answers); doctor itself always asks it.
-        let geoClueMemory = GeoClueAgentMemory(paths: ConfigurationPaths(environment: environment))
-        let providers = settings.location.sources.map { source -> any LocationSourceProvider in
-            let provider = ProviderFactory.sourceProvider(source, settings, configPath: path, system: system)
-            guard source == .geoclue else { return provider }
-            return ProviderFactory.geoClueGate(provider, memory: geoClueMemory, system: system, environment: environment,
-                                               skips: false)
+        // The same sources a report would ask, made by the same Run; GeoClue learns here too
+        // (and forgets once it answers), but doctor always asks it, and asks the Wi-Fi
+        // service itself rather than its remembered answers.
+        let providers = run.settings.location.sources.map {
+            run.sourceProvider($0, skipsWithoutAgent: false, wifiMemory: nil)
         }
         var doctor = Doctor(
             providers: providers,
@@ -71,18 +58,22 @@ struct DoctorCommand: AsyncParsableCommand {
                 case .refused(let error): return "not probed: " + error.message
                 }
             },
-            weather: ProviderFactory.weatherProvider(settings.weather.provider, config: settings,
-                                                     environment: environment, system: system),
-            units: settings.weather.units,
-            skipsAbsentSources: settings.location.isZeroConfig)
-        doctor.officialAlerts = ProviderFactory.officialAlerts(for: settings.weather.provider, config: settings, system: system)
-        let clock = system.clock
+            weather: run.weatherProvider(run.settings.weather.provider),
+            units: run.settings.weather.units,
+            skipsAbsentSources: run.settings.location.isZeroConfig,
+            clock: run.system.clock)
+        doctor.officialAlerts = run.officialAlerts(for: run.settings.weather.provider)
+        let clock = run.system.clock
+        let geoClueMemory = run.storage.geoClueAgent
         doctor.remembered = { source in
             guard source == .geoclue, let remembered = geoClueMemory.load(now: clock.date) else { return nil }
             return geoClueMemory.note(remembered)
         }
         checks += await doctor.run()
-        try show(checks, icons: settings.output.icons)
+        // The checks at the report's width, in the run's characters (`TextCharset`: the
+        // locale's, ASCII with `icons = "ascii"`), or as JSON.
+        let charset = TextCharset.choose(environment: context.environment, icons: run.settings.output.icons)
+        try context.output(json ? Doctor.json(checks) : Doctor.render(checks, width: context.reportWidth, charset: charset))
         if checks.contains(where: { $0.status == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 }

@@ -6,13 +6,17 @@ import Glibc
 
 /// The command line's entry, for the executable and for tests that run the command in-process.
 public enum HereWeatherCommand {
-    /// Runs the command line of `context` with its streams and facts (`CommandContext.current`
-    /// within the run), and returns the exit status; the caller exits with it.
+    /// Runs the command line of `context` with its streams and facts, and returns the exit
+    /// status; the caller exits with it.
     public static func run(_ context: CommandContext) async -> Int32 {
-        await CommandContext.$bound.withValue(context) {
-            await HereWeather.run(context.arguments)
-        }
+        await HereWeather.run(context)
     }
+}
+
+/// A command that runs with the run's context handed to it: the commands never look their
+/// context up. Those that read the config make their `Run` from it.
+protocol ContextCommand: ParsableCommand {
+    func run(in context: CommandContext) async throws
 }
 
 /// The `here-weather` command: finds where this machine is and reports the weather there.
@@ -62,16 +66,18 @@ struct HereWeather: AsyncParsableCommand {
         defaultSubcommand: ReportCommand.self
     )
 
-    /// Runs the command as swift-argument-parser would, except that what it prints goes through `Terminal` too:
+    /// Runs the command as swift-argument-parser would, except that what it prints goes through
+    /// the context too (`output`, `console`):
     /// help, version and completion scripts are checked writes, and its error lines (which
     /// echo what was typed) are made safe like every other line on stderr. A command line
     /// that does not parse, with `--json` on it, gets the JSON error on stdout like every
     /// other failure: the commands never ran to print it.
-    static func run(_ arguments: [String]) async -> Int32 {
+    static func run(_ context: CommandContext) async -> Int32 {
+        let arguments = context.arguments
         // `--version` alone (scripts and packaging ask it) is answered before swift-argument-
         // parser's set-up, which is ~75% of that run's instructions (its reflection over every
         // command's options): the text, checked write and exit status it gives.
-        if arguments == ["--version"] { return Terminal.finish(output: HereWeatherVersion.current) }
+        if arguments == ["--version"] { return context.finish(output: HereWeatherVersion.current) }
         var command: any ParsableCommand
         do {
             if let unknown = CommandLineCheck.unknownCommand(in: arguments) { throw unknown }
@@ -79,21 +85,21 @@ struct HereWeather: AsyncParsableCommand {
         } catch {
             if asksForJSON(arguments) {
                 if let usage = error as? UsageError {
-                    Terminal.json(error: usage)
+                    context.json(error: usage)
                 } else if ExitStatus(rawValue: exitCode(for: error).rawValue) == .usage {
-                    Terminal.json(error: UsageError(firstLine(message(for: error))))
+                    context.json(error: UsageError(firstLine(message(for: error))))
                 }
             }
-            return finish(error, arguments: arguments)
+            return finish(error, context: context)
         }
         do {
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
+            if let command = command as? any ContextCommand {
+                try await command.run(in: context)
             } else {
                 try command.run()
             }
         } catch {
-            return finish(error, arguments: arguments)
+            return finish(error, context: context)
         }
         return ExitStatus.ok.rawValue
     }
@@ -102,25 +108,26 @@ struct HereWeather: AsyncParsableCommand {
     /// scripts go to stdout (exit 0). Every error line on stderr starts "here-weather: ". A
     /// command-line error (64) is its message (or the line with the command moved first),
     /// then which help shows the usage: no usage block, no "Error:".
-    static func finish(_ error: any Error, arguments: [String]) -> Int32 {
+    static func finish(_ error: any Error, context: CommandContext) -> Int32 {
         if let error = error as? any UserFacingError {
-            return Terminal.fail(error, json: false).rawValue
+            return context.fail(error).rawValue
         }
         let status = exitCode(for: error)
         if status == .success {
-            return Terminal.finish(output: CompletionScript.adjusted(withReportOptions(fullMessage(for: error))))
+            return context.finish(output: CompletionScript.adjusted(withReportOptions(fullMessage(for: error))))
         }
         let message = message(for: error)
         guard !message.isEmpty else { return status.rawValue }  // an exit the command reported itself
+        let arguments = context.arguments
         if status.rawValue == ExitStatus.usage.rawValue {
             if let corrected = CommandLineCheck.misplacedCommand(in: arguments) {
-                Terminal.standardError("here-weather: " + corrected)
+                context.console.line("here-weather: " + corrected)
             } else {
-                Terminal.standardError("here-weather: " + message)
-                Terminal.standardError("here-weather: see '\(CommandLineCheck.commandLine(of: arguments)) --help'")
+                context.console.line("here-weather: " + message)
+                context.console.line("here-weather: see '\(CommandLineCheck.commandLine(of: arguments)) --help'")
             }
         } else {
-            Terminal.standardError("here-weather: " + message)
+            context.console.line("here-weather: " + message)
         }
         return status.rawValue
     }

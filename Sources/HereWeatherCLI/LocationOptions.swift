@@ -6,7 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The options that say where "here" is and how to find it, shared by `report` and `where`.
+/// The options that say where "here" is and how to find it, shared by `report` and `where`:
+/// plain values, which the command's `Run` applies (`Run.location`).
 struct LocationOptions: ParsableArguments {
     @Option(name: .customLong("lat"), parsing: .unconditional,
             help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); with --lon, overrides every location source.", valueName: "degrees"),
@@ -133,36 +134,6 @@ struct LocationOptions: ParsableArguments {
             return .city(query)
         }
         return nil
-    }
-
-    /// The location provider and request for `loaded`, with these options applied. Configured
-    /// sources go through the permission system (prompting on a terminal); explicit input
-    /// (`--lat/--lon`, `--city`, `--replay`) needs no permission. `--city` asks the geocoding
-    /// service of `geocodingProvider`, else of `[weather] provider`. Every source is made
-    /// from the run's `system`.
-    func locationSetup(_ loaded: ConfigurationLoader.Loaded, system: RunSystem, environment: [String: String],
-                       geocodingProvider: WeatherProviderKind? = nil) throws
-        -> (any LocationProvider, LocationRequest) {
-        let settings = loaded.configuration
-        let only = sources.isEmpty ? nil : onlySources
-        var authorizer: any LocationAuthorizer = AllowAllAuthorizer()
-        if override == nil {
-            let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: loaded.path,
-                                                                 environment: environment,
-                                                                 asRoot: CommandContext.current.runsAsRoot,
-                                                                 prompt: CommandContext.current.prompt)
-            Terminal.warn(terminal.warnings)
-            authorizer = terminal
-        }
-        let paths = ConfigurationPaths(environment: environment)
-        let located = ProviderFactory.locationProvider(
-            settings, configPath: loaded.path, override: override, system: system, only: only, authorizer: authorizer,
-            memory: LastLocationStore(paths: paths), environment: environment, geocodingProvider: geocodingProvider,
-            wifiMemory: WiFiNeighbourhoodMemory(paths: paths), geoClueMemory: GeoClueAgentMemory(paths: paths))
-        let provider = NearbyPlaceLocationProvider.wrapping(located, enabled: settings.privacy.placeNames)
-        let request = ProviderFactory.locationRequest(settings, accuracy: accuracy?.value, timeout: timeout,
-                                                      maxAge: maxAge.flatMap(Self.seconds(maxAge:)))
-        return (provider, request.starting(at: system.clock.now))
     }
 
     /// The location sources this run may wait on, for the spinner's words.

@@ -32,17 +32,17 @@ struct PermissionsCommand: ParsableCommand {
         @OptionGroup var configFile: ConfigOption
 
         /// The configuration, the resolver over it and the store, with warnings printed.
-        func load() throws -> (PermissionResolver, PermissionStore) {
-            let environment = CommandContext.current.environment
+        func load(_ context: CommandContext) throws -> (PermissionResolver, PermissionStore) {
+            let storage = RunStorage(environment: context.environment)
             do {
-                let loaded = try configFile.load(environment: environment)
-                Terminal.warn(loaded.warnings)
+                let loaded = try Run.configuration(context, configFile, storage: storage)
                 let resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: loaded.path,
-                                                           environment: environment, asRoot: CommandContext.current.runsAsRoot)
-                Terminal.warn(resolver.warnings)
-                return (resolver, PermissionStore(environment: environment))
+                                                           environment: context.environment, asRoot: context.runsAsRoot,
+                                                           store: storage.permissions)
+                context.console.warn(resolver.warnings)
+                return (resolver, storage.permissions)
             } catch let error as any UserFacingError {
-                throw Terminal.fail(error, json: false)
+                throw context.fail(error)
             }
         }
     }
@@ -61,61 +61,61 @@ struct PermissionsCommand: ParsableCommand {
         var sources: [LocationSource] { named.compactMap(\.value) }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print the master switch and each source's state, with where it comes from.")
         @OptionGroup var options: Options
 
-        func run() throws {
-            let (resolver, _) = try options.load()
-            try Terminal.output(PermissionsCommand.render(resolver), terminator: "")
+        func run(in context: CommandContext) throws {
+            let (resolver, _) = try options.load(context)
+            try context.output(PermissionsCommand.render(resolver), terminator: "")
         }
     }
 
-    struct Allow: ParsableCommand {
+    struct Allow: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "allow", abstract: "Remember: each SOURCE may be used without asking.")
         @OptionGroup var options: Options
         @OptionGroup var named: SourceArgument
 
-        func run() throws {
-            let (resolver, store) = try options.load()
+        func run(in context: CommandContext) throws {
+            let (resolver, store) = try options.load(context)
             // All or nothing: a source the policy restricts stops the command before any change.
             for source in named.sources {
-                if let refusal = resolver.grantRefusal(source) { throw Terminal.fail(refusal, json: false) }
+                if let refusal = resolver.grantRefusal(source) { throw context.fail(refusal) }
             }
-            try PermissionsCommand.change(.allow, named.sources, resolver, store)
+            try PermissionsCommand.change(context, .allow, named.sources, resolver, store)
         }
     }
 
-    struct Deny: ParsableCommand {
+    struct Deny: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "deny", abstract: "Remember: each SOURCE may not be used.")
         @OptionGroup var options: Options
         @OptionGroup var named: SourceArgument
 
-        func run() throws {
-            let (resolver, store) = try options.load()
-            try PermissionsCommand.change(.deny, named.sources, resolver, store)
+        func run(in context: CommandContext) throws {
+            let (resolver, store) = try options.load(context)
+            try PermissionsCommand.change(context, .deny, named.sources, resolver, store)
         }
     }
 
-    struct Reset: ParsableCommand {
+    struct Reset: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset",
             abstract: "Forget the remembered decision for each SOURCE: back to the config file's permission or the default.")
         @OptionGroup var options: Options
         @OptionGroup var named: SourceArgument
 
-        func run() throws {
-            let (resolver, store) = try options.load()
-            try PermissionsCommand.change(nil, named.sources, resolver, store)
+        func run(in context: CommandContext) throws {
+            let (resolver, store) = try options.load(context)
+            try PermissionsCommand.change(context, nil, named.sources, resolver, store)
         }
     }
 
     /// Remembers `permission` (nil: forgets) for each source and prints their resulting states.
-    static func change(_ permission: LocationPermission?, _ sources: [LocationSource],
+    static func change(_ context: CommandContext, _ permission: LocationPermission?, _ sources: [LocationSource],
                        _ resolver: PermissionResolver, _ store: PermissionStore) throws {
         var resolver = resolver
         for source in sources {
@@ -123,15 +123,15 @@ struct PermissionsCommand: ParsableCommand {
                 // Warnings from the file were printed when it was loaded.
                 _ = try store.remember(permission, for: source)
             } catch let error as any UserFacingError {
-                throw Terminal.fail(error, json: false)
+                throw context.fail(error)
             }
             resolver.decisions[source] = permission
             let state = resolver.state(of: source)
-            try Terminal.output("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
+            try context.output("\(source.rawValue): \(state.permission.rawValue), \(phrase(state.origin))")
         }
         let master = resolver.masterSwitch
         if !master.enabled && permission != nil {
-            try Terminal.output("Note: location services are off, \(phrase(master.origin)), so no source is used.")
+            try context.output("Note: location services are off, \(phrase(master.origin)), so no source is used.")
         }
     }
 

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// The default command: locate, fetch, print.
-struct ReportCommand: AsyncParsableCommand {
+struct ReportCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print the weather here (the default command).",
@@ -94,57 +94,36 @@ struct ReportCommand: AsyncParsableCommand {
         return json ? .json : .text(hourly: hourly, daily: daily)
     }
 
-    func run() async throws {
-        let environment = CommandContext.current.environment
+    func run(in context: CommandContext) async throws {
         let output = try reportOutput()
-        var shown = Configuration.OutputSettings().forLocale(environment)
-        var spinner: Spinner?
-        defer { spinner?.stop() }
+        var shown = Run.resolvedOutput(Configuration.OutputSettings(), environment: context.environment)
+        defer { context.console.endProgress() }
         do {
-            let loaded = try location.configFile.load(environment: environment)
-            Terminal.warn(loaded.warnings)
-            var settings = loaded.configuration
-            // The one place the run's character set is chosen (TextCharset): the locale and icons.
-            settings.output = settings.output.forLocale(environment)
-            shown = settings.output
-            let kind = provider?.value ?? settings.weather.provider
-            let system = try location.verbosity.system(for: settings)
-            let (locationProvider, request) = try location.locationSetup(loaded, system: system, environment: environment,
-                                                                         geocodingProvider: kind)
-            var weatherProvider = ProviderFactory.weatherProvider(kind, config: settings, environment: environment,
-                                                                  system: system)
-            weatherProvider = ProviderFactory.withOfficialAlerts(weatherProvider, config: settings, system: system)
-            if weatherReplay == nil {
-                weatherProvider = CachingWeatherProvider(base: weatherProvider, config: settings,
-                                                         paths: ConfigurationPaths(environment: environment),
-                                                         readsFreshEntries: !noCache, allowsStale: !noStale,
-                                                         clock: system.clock)
-            }
-            if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: output.isForPrograms,
-                                        verbose: location.verbosity.verbose, environment: environment) {
-                let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(settings)),
-                                      ascii: shown.icons == .ascii, output: Terminal.spinnerOutput())
-                weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: started)
-                started.start()
-                spinner = started
+            let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose)
+            shown = run.output
+            let kind = provider?.value ?? run.settings.weather.provider
+            let (locationProvider, request) = try run.location(location, geocodingProvider: kind)
+            var weatherProvider = run.weatherStack(kind, cache: weatherReplay == nil
+                                                   ? Run.CacheUse(readsFreshEntries: !noCache, allowsStale: !noStale) : nil)
+            let message = SpinnerPolicy.locationMessage(sources: location.waitedSources(run.settings))
+            if let spinner = run.progress(message, machineOutput: output.isForPrograms) {
+                weatherProvider = AnnouncedWeatherProvider(base: weatherProvider, spinner: spinner)
             }
             let lookup = WeatherLookup(
                 locationProvider: locationProvider,
                 locationRequest: request,
                 weatherProvider: weatherProvider,
-                units: units?.value ?? settings.weather.units,
-                weatherTimeout: settings.weather.timeout,
+                units: units?.value ?? run.settings.weather.units,
+                weatherTimeout: run.settings.weather.timeout,
                 recording: try weatherReplay.map(Self.readRecording),
-                clock: system.clock)
+                clock: run.system.clock)
             let (location, report) = try await lookup.run()
-            spinner?.stop()
-            if let warning = ReportFields.refreshWarning(report) { Terminal.warn([warning]) }
-            if self.location.verbosity.verbose { Terminal.verboseLocationTime(location, now: system.clock.date) }
-            try output.print(location: location, report: report, output: settings.output, environment: environment,
-                             now: system.clock.date)
+            run.console.endProgress()
+            if let warning = ReportFields.refreshWarning(report) { run.console.warn([warning]) }
+            if run.verbose { context.verboseLocationTime(location, now: run.system.clock.date) }
+            try output.print(location: location, report: report, run: run, now: run.system.clock.date)
         } catch let error as any UserFacingError {
-            spinner?.stop()
-            throw output.fail(error, output: shown)
+            throw context.fail(error, as: output.failureStyle(shown))
         }
     }
 

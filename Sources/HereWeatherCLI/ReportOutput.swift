@@ -22,52 +22,40 @@ enum ReportOutput {
         return true
     }
 
-    /// Prints the report for `location`; a report that cannot be written ends the run (exit 74).
-    /// The nowcast is read at `now` (the run's clock).
-    func print(location: Location, report: WeatherReport, output settings: Configuration.OutputSettings,
-               environment: [String: String], now: Date = Date()) throws {
+    /// Prints the report for `location` as the run's output settings say; a report that
+    /// cannot be written ends the run (exit 74). The nowcast is read at `now` (the run's clock).
+    func print(location: Location, report: WeatherReport, run: Run, now: Date) throws {
+        let context = run.context
         // What has ended by now (alerts) is not shown, however fresh the cached report is.
         let report = report.shown(at: now)
-        let fields = ReportFields(location: location, report: report, output: settings, now: now)
+        let fields = ReportFields(location: location, report: report, output: run.output, now: now)
         switch self {
         case .text(let hourly, let daily):
-            let context = CommandContext.current
-            let style = TerminalStyle.forOutput(isTerminal: context.standardOutputIsTerminal, environment: environment,
+            let style = TerminalStyle.forOutput(isTerminal: context.terminals.standardOutput, environment: context.environment,
                                                 width: context.reportWidth)
-            var text = TextReport(location: location, report: report, style: style, output: settings)
-            text.now = now
-            try Terminal.output(text.render(hourly: hourly, daily: daily))
+            let text = TextReport(location: location, report: report, style: style, output: run.output, now: now)
+            try context.output(text.render(hourly: hourly, daily: daily))
         case .json:
-            try Terminal.output(JSONReport.render(location: location, report: report, now: now))
+            try context.output(JSONReport.render(location: location, report: report, now: now))
         case .format(let format):
-            try Terminal.output(format.render(fields))
+            try context.output(format.render(fields))
         case .waybar(let text):
-            try Terminal.output(WaybarReport.render(fields, format: text))
+            try context.output(WaybarReport.render(fields, format: text))
         }
     }
 
-    /// Reports `error` and returns the exit to throw. A status bar never goes blank: with
-    /// `--format` the failure line (`FailureLine`, "⚠️ no location") goes to stdout, the
+    /// How a failure shows in this output (`FailureStyle`): a status bar never goes blank.
+    /// With `--format` the failure line (`FailureLine`, "⚠️ no location") goes to stdout, the
     /// message to stderr, and the exit status is the error's; with `--waybar` the bar gets a
-    /// valid line (class `error`) and the exit status is 0, because waybar hides a custom
-    /// module whose command exits non-zero. The message also goes to stderr, which waybar
-    /// logs. A line that cannot be written is exit 74.
-    func fail(_ error: any UserFacingError, output settings: Configuration.OutputSettings) -> ExitCode {
-        let line: String
+    /// valid line (class `error`) and the exit status is 0. `settings` are the run's output
+    /// settings (the defaults for the locale when the config could not be read).
+    func failureStyle(_ settings: Configuration.OutputSettings) -> FailureStyle {
         switch self {
-        case .text: return Terminal.fail(error, json: false)
-        case .json: return Terminal.fail(error, json: true)
-        case .format: line = FailureLine.render(error, output: settings)
-        case .waybar: line = WaybarReport.error(error, output: settings)
+        case .text: return .line
+        case .json: return .json
+        case .format: return .format(settings)
+        case .waybar: return .waybar(settings)
         }
-        do {
-            try Terminal.output(line)
-        } catch {
-            return error as? ExitCode ?? ExitCode(ExitStatus.ioError.rawValue)
-        }
-        guard case .waybar = self else { return Terminal.fail(error, json: false) }
-        Terminal.standardError("here-weather: " + error.message)
-        return .success
     }
 }
 

@@ -10,19 +10,21 @@ struct ConfigOption: ParsableArguments {
             completion: .file())
     var config: String?
 
-    /// The config file's path: --config, else the environment's (`$HERE_WEATHER_CONFIG`, XDG).
-    func path(environment: [String: String] = CommandContext.current.environment) -> String {
-        config ?? ConfigurationPaths(environment: environment).configFile
+    /// The config file's path: --config, else `defaultPath` (the environment's:
+    /// `$HERE_WEATHER_CONFIG`, XDG; `RunStorage.configFile`).
+    func path(defaultPath: String) -> String {
+        config ?? defaultPath
     }
 
-    /// Loads the config file; its warnings are the caller's to print. The default file may be
-    /// missing (the defaults apply); a file named by --config must be there: one that cannot be
-    /// opened is exit 66, not a run on the defaults that then advises editing the file it never read.
-    func load(environment: [String: String] = CommandContext.current.environment) throws -> ConfigurationLoader.Loaded {
+    /// Loads the config file; its warnings are the caller's to print (`Run.configuration`).
+    /// The default file may be missing (the defaults apply); a file named by --config must be
+    /// there: one that cannot be opened is exit 66, not a run on the defaults that then
+    /// advises editing the file it never read.
+    func load(defaultPath: String) throws -> ConfigurationLoader.Loaded {
         if let config, let code = Self.openFailure(config) {
             throw ConfigFileMissing(path: config, code: code)
         }
-        let loaded = try ConfigurationLoader.load(path: path(environment: environment))
+        let loaded = try ConfigurationLoader.load(path: path(defaultPath: defaultPath))
         if let config, !loaded.fileExists {
             throw ConfigFileMissing(path: config, code: ENOENT)
         }
@@ -70,11 +72,4 @@ struct ConfigFileMissing: UserFacingError {
 struct VerboseOption: ParsableArguments {
     @Flag(help: "Show each web request exactly as sent (keys redacted), on stderr.")
     var verbose = false
-
-    /// The run's system (`CommandContext.system`): one HTTP client for every web request,
-    /// reporting each request on stderr with `--verbose`. Throws when a CA variable names
-    /// what cannot be read.
-    func system(for settings: Configuration) throws -> RunSystem {
-        try CommandContext.current.system(verbose: verbose, settings: settings)
-    }
 }

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `here-weather where`: print only the location.
-struct WhereCommand: AsyncParsableCommand {
+struct WhereCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "where",
         abstract: "Print only the location: coordinates, accuracy, age, source, altitude, nearest town.",
@@ -28,33 +28,21 @@ struct WhereCommand: AsyncParsableCommand {
     @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated, nearest_place).")
     var json = false
 
-    func run() async throws {
-        let environment = CommandContext.current.environment
-        var spinner: Spinner?
-        defer { spinner?.stop() }
+    func run(in context: CommandContext) async throws {
+        defer { context.console.endProgress() }
         do {
-            let loaded = try location.configFile.load(environment: environment)
-            Terminal.warn(loaded.warnings)
-            let system = try location.verbosity.system(for: loaded.configuration)
-            let charset = loaded.configuration.output.forLocale(environment).charset
-            let (provider, request) = try location.locationSetup(loaded, system: system, environment: environment)
+            let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose)
+            let (provider, request) = try run.location(location)
             // The report's progress line, on the same terms: a terminal, output for people.
-            if SpinnerPolicy.shouldShow(stderrIsTerminal: CommandContext.current.standardErrorIsTerminal, machineOutput: json,
-                                        verbose: location.verbosity.verbose, environment: environment) {
-                let started = Spinner(SpinnerPolicy.locationMessage(sources: location.waitedSources(loaded.configuration)),
-                                      ascii: charset == .ascii,
-                                      output: Terminal.spinnerOutput())
-                started.start()
-                spinner = started
-            }
+            _ = run.progress(SpinnerPolicy.locationMessage(sources: location.waitedSources(run.settings)), machineOutput: json)
             let fix = try await provider.requestLocation(request)
-            spinner?.stop()
+            run.console.endProgress()
             // Ages on the run's clock, as the fix's own.
-            if location.verbosity.verbose { Terminal.verboseLocationTime(fix, now: system.clock.date) }
-            try Terminal.output(json ? LocationReport.json(fix) : LocationReport.text(fix, now: system.clock.date, charset: charset))
+            if run.verbose { context.verboseLocationTime(fix, now: run.system.clock.date) }
+            try context.output(json ? LocationReport.json(fix)
+                                    : LocationReport.text(fix, now: run.system.clock.date, charset: run.output.charset))
         } catch let error as any UserFacingError {
-            spinner?.stop()
-            throw Terminal.fail(error, json: json)
+            throw context.fail(error, as: json ? .json : .line)
         }
     }
 }

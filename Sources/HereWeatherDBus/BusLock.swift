@@ -1,3 +1,4 @@
+import HereWeatherCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,9 +48,9 @@ final class BusLock: @unchecked Sendable {
 
     /// With the lock held: sleeps until `broadcast` or `until`. Whether a broadcast came
     /// (false: the time ran out with no word from anyone).
-    func wait(until deadline: ContinuousClock.Instant) -> Bool {
+    func wait(until deadline: TransportDeadline) -> Bool {
         let before = broadcasts
-        let remaining = ContinuousClock.now.duration(to: deadline)
+        let remaining = deadline.remaining
         guard remaining > .zero else { return false }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -31,7 +31,7 @@ extension DBusConnection {
     /// A thousand access points cost one thread and a few round trips' wait, not a thousand
     /// threads, and never exceed the daemon's limit.
     public func callEach(_ calls: [DBusCall], window: Int = DBusConnection.batchWindow,
-                         deadline: ContinuousClock.Instant) async throws -> [Result<[DBusValue], DBusError>] {
+                         deadline: TransportDeadline) async throws -> [Result<[DBusValue], DBusError>] {
         if Task.isCancelled { throw DBusError.cancelled }
         let flag = CancelFlag()
         return try await BlockingCall.run({
@@ -41,7 +41,7 @@ extension DBusConnection {
         }, onCancel: { flag.cancel(); self.wake() })
     }
 
-    private func callEachBlocking(_ calls: [DBusCall], window: Int, deadline: ContinuousClock.Instant,
+    private func callEachBlocking(_ calls: [DBusCall], window: Int, deadline: TransportDeadline,
                                   flag: CancelFlag) throws(DBusError) -> [Result<[DBusValue], DBusError>] {
         var results = [Result<[DBusValue], DBusError>](repeating: .failure(.timedOut), count: calls.count)
         var waiting: [(index: Int, pending: PendingReply, slot: OpaquePointer?)] = []

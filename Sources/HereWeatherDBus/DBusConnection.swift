@@ -61,14 +61,14 @@ public final class DBusConnection: @unchecked Sendable {
     public func nameHasOwner(_ name: String) throws -> Bool {
         let reply = try callBlocking(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                                     arguments: [.string(name)], deadline: .now + Self.shortWait, flag: nil)
+                                     arguments: [.string(name)], deadline: .after(Self.shortWait), flag: nil)
         guard let owned = reply.first?.bool else { throw DBusError.typeMismatch("NameHasOwner to answer a boolean") }
         return owned
     }
 
     /// Calls a method and returns its reply's arguments; a D-Bus error reply is thrown as `.remote`.
     public func call(destination: String, path: String, interface: String, member: String,
-                     arguments: [DBusValue] = [], deadline: ContinuousClock.Instant) async throws -> [DBusValue] {
+                     arguments: [DBusValue] = [], deadline: TransportDeadline) async throws -> [DBusValue] {
         if Task.isCancelled { throw DBusError.cancelled }
         let flag = CancelFlag()
         return try await BlockingCall.run({
@@ -81,7 +81,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// One property (`org.freedesktop.DBus.Properties.Get`), without its variant wrapper.
     public func property(destination: String, path: String, interface: String, name: String,
-                         deadline: ContinuousClock.Instant) async throws -> DBusValue {
+                         deadline: TransportDeadline) async throws -> DBusValue {
         let reply = try await call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
                                    member: "Get", arguments: [.string(interface), .string(name)], deadline: deadline)
         guard let value = reply.first else { throw DBusError.typeMismatch("Properties.Get to answer a value") }
@@ -90,7 +90,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Every property of `interface` (`org.freedesktop.DBus.Properties.GetAll`), without variant wrappers.
     public func properties(destination: String, path: String, interface: String,
-                           deadline: ContinuousClock.Instant) async throws -> [String: DBusValue] {
+                           deadline: TransportDeadline) async throws -> [String: DBusValue] {
         let reply = try await call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
                                    member: "GetAll", arguments: [.string(interface)], deadline: deadline)
         guard let values = reply.first?.dictionary else { throw DBusError.typeMismatch("Properties.GetAll to answer a{sv}") }
@@ -99,7 +99,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Sets one property (`org.freedesktop.DBus.Properties.Set`); `value` is wrapped in a variant.
     public func setProperty(destination: String, path: String, interface: String, name: String,
-                            value: DBusValue, deadline: ContinuousClock.Instant) async throws {
+                            value: DBusValue, deadline: TransportDeadline) async throws {
         let wrapped: DBusValue = if case .variant = value { value } else { .variant(value) }
         _ = try await call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
                            member: "Set", arguments: [.string(interface), .string(name), wrapped], deadline: deadline)
@@ -125,7 +125,7 @@ public final class DBusConnection: @unchecked Sendable {
             subscription.slot = slot
         }
         do {
-            try pump(deadline: .now + Self.shortWait, flag: nil) { subscription.installed != nil }
+            try pump(deadline: .after(Self.shortWait), flag: nil) { subscription.installed != nil }
         } catch {
             subscription.cancel()
             throw error
@@ -144,7 +144,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// A method call on the calling thread, waiting until `deadline`.
     func callBlocking(destination: String, path: String, interface: String, member: String,
-                      arguments: [DBusValue], deadline: ContinuousClock.Instant, flag: CancelFlag?) throws(DBusError) -> [DBusValue] {
+                      arguments: [DBusValue], deadline: TransportDeadline, flag: CancelFlag?) throws(DBusError) -> [DBusValue] {
         let pending = PendingReply()
         let call = DBusCall(destination: destination, path: path, interface: interface, member: member, arguments: arguments)
         let slot = try withBus { bus throws(DBusError) -> OpaquePointer? in try send(call, to: pending, deadline: deadline) }
@@ -157,7 +157,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Sends `call` (with the lock held), its reply to land in `pending`; the slot, which
     /// cancels the call when released. Wakes the polling thread, which may have to write it.
-    func send(_ call: DBusCall, to pending: PendingReply, deadline: ContinuousClock.Instant) throws(DBusError) -> OpaquePointer? {
+    func send(_ call: DBusCall, to pending: PendingReply, deadline: TransportDeadline) throws(DBusError) -> OpaquePointer? {
         var message: OpaquePointer?
         let created = hw_sd_bus_message_new_method_call(bus, &message, call.destination, call.path, call.interface, call.member)
         guard created >= 0, let message else {
@@ -167,7 +167,7 @@ public final class DBusConnection: @unchecked Sendable {
         defer { hw_sd_bus_message_unref(message) }
         try DBusMessage.append(call.arguments, to: message)
         // sd-bus's own timeout comes a second after ours, so ours is the one that fires.
-        let remaining = max(.zero, ContinuousClock.now.duration(to: deadline)) + .seconds(1)
+        let remaining = max(.zero, deadline.remaining) + .seconds(1)
         var slot: OpaquePointer?
         let context = Unmanaged.passUnretained(pending).toOpaque()
         let sent = hw_sd_bus_call_async(bus, &slot, message, replyArrived, context, microseconds(remaining))

@@ -1,4 +1,5 @@
 import CDBus
+import HereWeatherCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ import Synchronization
 extension DBusConnection {
     /// Processes incoming messages until `done` (checked with the lock held) is true, the
     /// deadline passes (`.timedOut`) or `flag` is raised (`.cancelled`).
-    func pump(deadline: ContinuousClock.Instant, flag: CancelFlag?, until done: () -> Bool) throws(DBusError) {
+    func pump(deadline: TransportDeadline, flag: CancelFlag?, until done: () -> Bool) throws(DBusError) {
         try lock.withLock { () throws(DBusError) in
             defer { lock.broadcast() }   // whoever waits on may take the socket over
             var sleptFullSlice = false
@@ -26,9 +27,9 @@ extension DBusConnection {
                     return
                 }
                 if flag?.isCancelled == true { throw DBusError.cancelled }
-                guard ContinuousClock.now < deadline else { throw DBusError.timedOut }
+                guard !deadline.hasPassed else { throw DBusError.timedOut }
                 if polling {
-                    sleptFullSlice = !lock.wait(until: min(deadline, .now + Self.slice))
+                    sleptFullSlice = !lock.wait(until: min(deadline, .after(Self.slice)))
                     continue
                 }
                 sleptFullSlice = try pollOnce(deadline: deadline, until: done)
@@ -39,11 +40,11 @@ extension DBusConnection {
     /// As the poller (lock held): processes what arrived, one message at a time, then polls
     /// the socket and the wake-up descriptor with the lock released. Whether the poll ran its
     /// whole slice without either becoming ready.
-    private func pollOnce(deadline: ContinuousClock.Instant, until done: () -> Bool) throws(DBusError) -> Bool {
+    private func pollOnce(deadline: TransportDeadline, until done: () -> Bool) throws(DBusError) -> Bool {
         // One message at a time, checking after each: a flood of signals cannot keep a
         // waiter from seeing its answer, or its deadline.
         var processedAny = false
-        while !done(), ContinuousClock.now < deadline {
+        while !done(), !deadline.hasPassed {
             let processed = hw_sd_bus_process(bus)
             guard processed >= 0 else { throw DBusError.noBus(reason: "the bus connection ended (\(SystemError.text(-processed)))") }
             if processed == 0 { break }
@@ -51,7 +52,7 @@ extension DBusConnection {
         }
         if processedAny { lock.broadcast() }
         if done() { return false }
-        let remaining = ContinuousClock.now.duration(to: deadline)
+        let remaining = deadline.remaining
         guard remaining > .zero else { return false }
         let descriptor = hw_sd_bus_get_fd(bus), events = hw_sd_bus_get_events(bus)
         guard descriptor >= 0, events >= 0 else { throw DBusError.noBus(reason: "the bus connection ended") }

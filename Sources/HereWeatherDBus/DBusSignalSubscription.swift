@@ -18,7 +18,7 @@ public final class DBusSignalSubscription: @unchecked Sendable {
     deinit { cancel() }
 
     /// The next signal's arguments, waiting until `deadline` (`.timedOut`); `.cancelled` after `cancel()`.
-    public func next(deadline: ContinuousClock.Instant) async throws -> [DBusValue] {
+    public func next(deadline: TransportDeadline) async throws -> [DBusValue] {
         if Task.isCancelled { throw DBusError.cancelled }
         let flag = CancelFlag()
         return try await BlockingCall.run({
@@ -36,7 +36,7 @@ public final class DBusSignalSubscription: @unchecked Sendable {
         connection.wake()
     }
 
-    private func nextBlocking(deadline: ContinuousClock.Instant, flag: CancelFlag) throws(DBusError) -> [DBusValue] {
+    private func nextBlocking(deadline: TransportDeadline, flag: CancelFlag) throws(DBusError) -> [DBusValue] {
         try connection.pump(deadline: deadline, flag: flag) { !queue.isEmpty || cancelled }
         return try connection.withBus { _ throws(DBusError) in
             guard !queue.isEmpty else { throw DBusError.cancelled }

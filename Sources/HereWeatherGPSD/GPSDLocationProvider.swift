@@ -36,7 +36,7 @@ public struct GPSDLocationProvider: LocationSourceProvider {
     /// The libgps to read through (looked for on first use: `LibGPS.current`).
     let library: @Sendable () -> LibGPS.Outcome
 
-    public init(host: String = "localhost", port: Int = 2947, clock: any RunClock = ContinuousClock(),
+    public init(host: String = "localhost", port: Int = 2947, clock: any RunClock,
                 library: @escaping @Sendable () -> LibGPS.Outcome = { LibGPS.current }) {
         self.host = host
         self.port = port
@@ -74,7 +74,7 @@ final class GPSDSession: @unchecked Sendable {
     let library: @Sendable () -> LibGPS.Outcome
     private let cancelled = Atomic<Bool>(false)
 
-    init(host: String, port: Int, address: String, request: LocationRequest, clock: any RunClock = ContinuousClock(),
+    init(host: String, port: Int, address: String, request: LocationRequest, clock: any RunClock,
          library: @escaping @Sendable () -> LibGPS.Outcome = { LibGPS.current }) {
         self.host = host
         self.port = port

@@ -25,15 +25,20 @@ public struct CurlHTTPClient: HTTPClient {
 
     /// The certificate authorities https requests trust.
     public let trust: CertificateTrust
+    /// The run's clock, which a request's deadline is on: libcurl gets as much real time as
+    /// the deadline leaves on it (`TransportDeadline`).
+    public let clock: any RunClock
 
     /// `trust`: the system's CAs unless the environment names others
     /// (`CertificateTrust.fromEnvironment`), or a test's own CA.
-    public init(trust: CertificateTrust = CertificateTrust()) {
+    public init(trust: CertificateTrust = CertificateTrust(), clock: any RunClock) {
         self.trust = trust
+        self.clock = clock
     }
 
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await CurlSession.shared.perform(CurlTransfer(request: request, trust: trust))
+        let deadline = TransportDeadline(request.deadline, on: clock)
+        return try await CurlSession.shared.perform(CurlTransfer(request: request, deadline: deadline, trust: trust))
     }
 }
 
@@ -41,6 +46,8 @@ public struct CurlHTTPClient: HTTPClient {
 /// Created by the caller, then used by `CurlSession`'s loop thread alone.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
+    /// The request's deadline, on the real clock: libcurl and the loop thread wait in real time.
+    let deadline: TransportDeadline
     let host: String
     let trust: CertificateTrust
     /// Whether the request is https: its redirects may then only be https.
@@ -70,8 +77,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whether the request was already sent again on a connection of its own.
     private(set) var connectedAfresh = false
 
-    init(request: HTTPRequest, trust: CertificateTrust = CertificateTrust(), preconnectTo origin: CurlOrigin? = nil) {
+    init(request: HTTPRequest, deadline: TransportDeadline, trust: CertificateTrust, preconnectTo origin: CurlOrigin? = nil) {
         self.request = request
+        self.deadline = deadline
         self.host = ServiceURL(request.url).shown
         self.trust = trust
         self.isSecure = request.url.lowercased().hasPrefix("https://")
@@ -102,7 +110,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// An easy handle set up for this transfer, ready to add to the multi handle.
     func makeHandle() -> Result<UnsafeMutableRawPointer, HTTPError> {
-        let remaining = ContinuousClock.now.duration(to: request.deadline)
+        let remaining = deadline.remaining
         let milliseconds = remaining.wholeMilliseconds
         guard milliseconds > 0 else { return .failure(HTTPError.timedOut(host)) }
         // Checked here, so that libcurl's "unsupported protocol" only ever means a refused

@@ -41,10 +41,10 @@ struct ParkedSocket {
     let descriptor: Int32
     let peer: sockaddr_storage
     let peerLength: socklen_t
-    let deadline: ContinuousClock.Instant
+    let deadline: TransportDeadline
 
     /// The connect-only transfer's socket, duplicated before libcurl closes its own.
-    init?(takingFrom handle: UnsafeMutableRawPointer, deadline: ContinuousClock.Instant) {
+    init?(takingFrom handle: UnsafeMutableRawPointer, deadline: TransportDeadline) {
         var peer = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let descriptor = hw_curl_take_socket(handle, &peer, &length)
@@ -107,17 +107,17 @@ struct CurlPreconnects {
 
     /// Closes the sockets past their deadline; returns the held requests that were cancelled
     /// or reached their own deadline (to be finished by the caller).
-    mutating func sweep(now: ContinuousClock.Instant) -> [CurlTransfer] {
+    mutating func sweep(now: TransportDeadline) -> [CurlTransfer] {
         for (origin, sockets) in parked {
             let (expired, kept) = (sockets.filter { $0.deadline <= now }, sockets.filter { $0.deadline > now })
             expired.forEach { $0.close() }
             parked[origin] = kept.isEmpty ? nil : kept
         }
-        let ended = held.filter { $0.isCancelled || $0.request.deadline <= now }
-        held.removeAll { $0.isCancelled || $0.request.deadline <= now }
+        let ended = held.filter { $0.isCancelled || $0.deadline <= now }
+        held.removeAll { $0.isCancelled || $0.deadline <= now }
         return ended
     }
 
     /// The nearest deadline of a held request, if any.
-    var nearestHeldDeadline: ContinuousClock.Instant? { held.map(\.request.deadline).min() }
+    var nearestHeldDeadline: TransportDeadline? { held.map(\.deadline).min() }
 }

@@ -133,8 +133,8 @@ final class CurlSession: @unchecked Sendable {
             }
             // libcurl checks a transfer's timeout only once it has a connection: one waiting
             // in its queue is ended here, at its deadline.
-            let now = ContinuousClock.now
-            for (handle, transfer) in active where transfer.isCancelled || transfer.request.deadline <= now {
+            let now = TransportDeadline.now
+            for (handle, transfer) in active where transfer.isCancelled || transfer.deadline <= now {
                 end(handle, with: transfer.isCancelled ? CURLE_ABORTED_BY_CALLBACK : CURLE_OPERATION_TIMEDOUT)
             }
             for transfer in preconnects.sweep(now: now) {
@@ -168,7 +168,7 @@ final class CurlSession: @unchecked Sendable {
     private func end(_ handle: UnsafeMutableRawPointer, with code: CURLcode) {
         guard let multi, let transfer = active.removeValue(forKey: handle) else { return }
         if transfer.isPreconnect, let origin = transfer.origin {
-            let socket = code == CURLE_OK ? ParkedSocket(takingFrom: handle, deadline: transfer.request.deadline) : nil
+            let socket = code == CURLE_OK ? ParkedSocket(takingFrom: handle, deadline: transfer.deadline) : nil
             _ = hw_curl_multi_remove_handle(multi, handle)
             transfer.release(handle)
             ready += preconnects.ended(origin, leaving: socket)
@@ -189,8 +189,8 @@ final class CurlSession: @unchecked Sendable {
 
     /// Milliseconds until the nearest deadline, at most a second (libcurl shortens it to its
     /// own timers; a wake-up ends it early).
-    private func pollTimeout(now: ContinuousClock.Instant) -> Int32 {
-        let deadlines = active.values.map(\.request.deadline) + [preconnects.nearestHeldDeadline].compactMap { $0 }
+    private func pollTimeout(now: TransportDeadline) -> Int32 {
+        let deadlines = active.values.map(\.deadline) + [preconnects.nearestHeldDeadline].compactMap { $0 }
         let nearest = deadlines.map { now.duration(to: $0) }.min() ?? .seconds(1)
         let milliseconds = nearest.wholeMilliseconds + 1
         return Int32(max(1, min(1000, milliseconds)))

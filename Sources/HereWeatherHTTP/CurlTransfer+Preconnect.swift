@@ -10,8 +10,10 @@ extension CurlHTTPClient {
     /// set (the request would go to the proxy, not to the host).
     public func preconnect(to url: String, connections: Int, until deadline: ContinuousClock.Instant) {
         guard let origin = CurlOrigin(url), !Self.proxyIsSet else { return }
+        let realDeadline = TransportDeadline(deadline, on: clock)
         let transfers = (0..<max(0, min(connections, 4))).map { _ in
-            CurlTransfer(request: HTTPRequest(url: origin.connectionURL, deadline: deadline), trust: trust, preconnectTo: origin)
+            CurlTransfer(request: HTTPRequest(url: origin.connectionURL, deadline: deadline), deadline: realDeadline,
+                         trust: trust, preconnectTo: origin)
         }
         CurlSession.shared.preconnect(transfers)
     }
@@ -44,7 +46,7 @@ extension CurlTransfer {
         let connectionFailures = [CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
                                   CURLE_COULDNT_CONNECT]
         return usesOfferedSocket && !connectedAfresh && !receivedResponse && !isCancelled
-            && connectionFailures.contains(code) && ContinuousClock.now < request.deadline
+            && connectionFailures.contains(code) && !deadline.hasPassed
     }
 
     /// A connect-only transfer: name lookup and TCP connect, no proxy, nothing sent.

@@ -43,28 +43,28 @@ public struct NetworkManagerScanner: AccessPointScanner {
     private let presenceBound: Duration
 
     /// NetworkManager on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
-    public init(clock: any RunClock = ContinuousClock()) {
+    public init(clock: any RunClock) {
         connect = { try DBusConnection.system() }
         self.clock = clock
         presenceBound = Self.presenceBound
     }
 
     /// NetworkManager on the bus at `address` (a private bus).
-    public init(address: String, clock: any RunClock = ContinuousClock(), presenceBound: Duration = Self.presenceBound) {
+    public init(address: String, clock: any RunClock, presenceBound: Duration = Self.presenceBound) {
         connect = { try DBusConnection.connect(address: address) }
         self.clock = clock
         self.presenceBound = presenceBound
     }
 
     public func isPresent() async -> Bool {
-        let deadline = ContinuousClock.now + presenceBound
+        let deadline = TransportDeadline.after(presenceBound)
         guard let connection = try? connect(), (try? await isRunning(connection, deadline: deadline)) == true else { return false }
         let devices = try? await wifiDevices(connection, deadline: deadline)
         return devices?.isEmpty == false
     }
 
     /// Whether NetworkManager owns its name (asked without holding a cooperative thread).
-    private func isRunning(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> Bool {
+    private func isRunning(_ connection: DBusConnection, deadline: TransportDeadline) async throws -> Bool {
         let reply = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                               interface: "org.freedesktop.DBus", member: "NameHasOwner",
                                               arguments: [.string(Self.service)], deadline: deadline)
@@ -84,16 +84,19 @@ public struct NetworkManagerScanner: AccessPointScanner {
         }
     }
 
+    /// The access points by `deadline` (the run's clock's): every call on the bus gets the
+    /// real time the deadline leaves (`TransportDeadline`); the wait for a scan reads the run's clock.
     private func scan(deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
         let connection = try connect()
-        guard try await isRunning(connection, deadline: deadline) else { throw WiFiError.noNetworkManager }
-        let devices = try await wifiDevices(connection, deadline: deadline)
+        let bus = TransportDeadline(deadline, on: clock)
+        guard try await isRunning(connection, deadline: bus) else { throw WiFiError.noNetworkManager }
+        let devices = try await wifiDevices(connection, deadline: bus)
         guard !devices.isEmpty else { throw WiFiError.noWiFiDevice }
         let manager = try await connection.properties(destination: Self.service, path: Self.root,
-                                                      interface: Self.service, deadline: deadline)
+                                                      interface: Self.service, deadline: bus)
         if manager["WirelessHardwareEnabled"]?.bool == false { throw WiFiError.wifiOff(hardwareSwitch: true) }
         if manager["WirelessEnabled"]?.bool == false { throw WiFiError.wifiOff(hardwareSwitch: false) }
-        let listed = try await accessPoints(connection, devices: devices, deadline: deadline)
+        let listed = try await accessPoints(connection, devices: devices, deadline: bus)
         guard Self.isStale(listed) else { return listed }
         let scanned: Bool
         do {
@@ -101,7 +104,7 @@ public struct NetworkManagerScanner: AccessPointScanner {
         } catch DBusError.timedOut {
             scanned = false   // NetworkManager did not answer the scan request in time: the list still serves
         }
-        return scanned ? try await accessPoints(connection, devices: devices, deadline: deadline) : listed
+        return scanned ? try await accessPoints(connection, devices: devices, deadline: TransportDeadline(deadline, on: clock)) : listed
     }
 
     /// Whether the list needs a scan: empty, or its newest access point older than `staleAfter`.
@@ -117,7 +120,7 @@ public struct NetworkManagerScanner: AccessPointScanner {
     }
 
     /// The Wi-Fi devices' object paths.
-    private func wifiDevices(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [String] {
+    private func wifiDevices(_ connection: DBusConnection, deadline: TransportDeadline) async throws -> [String] {
         let reply = try await connection.call(destination: Self.service, path: Self.root, interface: Self.service,
                                               member: "GetDevices", deadline: deadline)
         let paths = try NetworkManagerValues.objectPaths(reply, of: "GetDevices")
@@ -133,7 +136,7 @@ public struct NetworkManagerScanner: AccessPointScanner {
     /// ObjectManager that lists none of the paths GetAllAccessPoints gave), the properties are
     /// read one by one (`GetAll`), in batches from one thread (`callEach`), however many.
     private func accessPoints(_ connection: DBusConnection, devices: [String],
-                              deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
+                              deadline: TransportDeadline) async throws -> [AccessPoint] {
         var lists: [[String]] = []
         for device in devices {
             let reply = try await connection.call(destination: Self.service, path: device, interface: Self.wirelessInterface,
@@ -157,7 +160,7 @@ public struct NetworkManagerScanner: AccessPointScanner {
 
     /// Every object's interfaces and properties from NetworkManager's ObjectManager, by path;
     /// nil when it has none (an error reply, or an answer of another shape).
-    private func managedObjects(_ connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [String: DBusValue]? {
+    private func managedObjects(_ connection: DBusConnection, deadline: TransportDeadline) async throws -> [String: DBusValue]? {
         do {
             let reply = try await connection.call(destination: Self.service, path: "/org/freedesktop",
                                                   interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects",
@@ -179,34 +182,36 @@ public struct NetworkManagerScanner: AccessPointScanner {
         let changes = try connection.subscribe(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
                                                member: "PropertiesChanged")
         defer { changes.cancel() }
-        let before = try await lastScans(connection, devices: devices, deadline: deadline)
+        let before = try await lastScans(connection, devices: devices, deadline: TransportDeadline(deadline, on: clock))
         // The requests' answers are not waited for: one NetworkManager never answers would hold
         // the run on real time until `deadline`, where the wait below reads the run's clock. A
         // refused request (NotAllowed, right after another scan) leaves that scan to wait for.
+        let requestDeadline = TransportDeadline(deadline, on: clock)
         let requests = Task {
             for device in devices {
                 _ = try? await connection.call(destination: Self.service, path: device, interface: Self.wirelessInterface,
-                                               member: "RequestScan", arguments: [.dictionary([:])], deadline: deadline)
+                                               member: "RequestScan", arguments: [.dictionary([:])], deadline: requestDeadline)
             }
         }
         defer { requests.cancel() }
         while clock.now < deadline {
             do {
                 let slice = min(clock.now.duration(to: deadline), .milliseconds(500))
-                let signal = try await changes.next(deadline: .now + slice)
+                let signal = try await changes.next(deadline: .after(slice))
                 if signal.first?.string == Self.wirelessInterface, signal.dropFirst().first?.dictionary?["LastScan"] != nil {
                     return true
                 }
             } catch DBusError.timedOut {
                 // No signal yet: read LastScan itself, in case the signal went elsewhere.
                 guard clock.now < deadline else { break }
-                if let now = try? await lastScans(connection, devices: devices, deadline: deadline), now != before { return true }
+                if let now = try? await lastScans(connection, devices: devices, deadline: TransportDeadline(deadline, on: clock)),
+                   now != before { return true }
             }
         }
         return false
     }
 
-    private func lastScans(_ connection: DBusConnection, devices: [String], deadline: ContinuousClock.Instant) async throws -> [Int64] {
+    private func lastScans(_ connection: DBusConnection, devices: [String], deadline: TransportDeadline) async throws -> [Int64] {
         var values: [Int64] = []
         for device in devices {
             let value = try await connection.property(destination: Self.service, path: device, interface: Self.wirelessInterface,

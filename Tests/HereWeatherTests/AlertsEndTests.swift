@@ -37,7 +37,7 @@ import Testing
 
     @Test func theTextListsTheFiveMostSevereThenHowManyMore() throws {
         let report = try Self.report(alerts: Self.eight).shown(at: Self.beforeTheEnd)
-        let text = TextReport(location: FormatStringTests.tampa, report: report, style: TerminalStyle(colour: false, glyphs: false, width: 200))
+        let text = TextReport(location: FormatStringTests.tampa, report: report, style: TerminalStyle(colour: false, glyphs: false, width: 200), now: Date())
             .render()
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("Alert: ") }.map { String($0.dropFirst(7).prefix { $0 != " " }) }
@@ -55,7 +55,7 @@ import Testing
 
     @Test func oneMoreIsSingular() throws {
         let report = try Self.report(alerts: Array(Self.eight.prefix(6))).shown(at: Self.beforeTheEnd)
-        let text = TextReport(location: FormatStringTests.tampa, report: report, style: TerminalStyle(colour: false, glyphs: false, width: 200)).render()
+        let text = TextReport(location: FormatStringTests.tampa, report: report, style: TerminalStyle(colour: false, glyphs: false, width: 200), now: Date()).render()
         #expect(text.contains("and 1 more alert (--json lists them all)"), "\(text)")
     }
 

@@ -11,20 +11,20 @@ import HereWeatherHTTP
     static let key = "k3y-s3cr3t-0123456789abcdef"
 
     func request(_ timeout: Duration = .seconds(10)) -> LocationRequest {
-        LocationRequest(desiredAccuracy: .threeKilometres, timeout: timeout, maxAge: .seconds(300))
+        LocationRequest(desiredAccuracy: .threeKilometres, timeout: timeout, maxAge: .seconds(300), start: .now)
     }
 
     func openMeteo(_ server: FixtureServer, _ text: String) async throws -> Location {
         let query = try #require(CityQuery(text))
         let provider = CitySearchLocationProvider(
-            query: query, geocoder: OpenMeteoGeocoder(baseURL: server.baseURL, http: CurlHTTPClient()))
+            query: query, geocoder: OpenMeteoGeocoder(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock())), clock: ContinuousClock())
         return try await provider.requestLocation(request())
     }
 
     func openWeatherMap(_ server: FixtureServer, _ text: String, key: String? = key) async throws -> Location {
         let query = try #require(CityQuery(text))
-        let geocoder = OpenWeatherMapGeocoder(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient())
-        return try await CitySearchLocationProvider(query: query, geocoder: geocoder).requestLocation(request())
+        let geocoder = OpenWeatherMapGeocoder(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient(clock: ContinuousClock()))
+        return try await CitySearchLocationProvider(query: query, geocoder: geocoder, clock: ContinuousClock()).requestLocation(request())
     }
 
     /// The `UserFacingError` `body` throws, or a test failure.
@@ -173,8 +173,8 @@ import HereWeatherHTTP
     @Test func refusedConnectionIsExit69NamingTheHost() async throws {
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
-        let geocoder = OpenMeteoGeocoder(baseURL: closed.baseURL, http: CurlHTTPClient())
-        let provider = CitySearchLocationProvider(query: try #require(CityQuery("Melbourne")), geocoder: geocoder)
+        let geocoder = OpenMeteoGeocoder(baseURL: closed.baseURL, http: CurlHTTPClient(clock: ContinuousClock()))
+        let provider = CitySearchLocationProvider(query: try #require(CityQuery("Melbourne")), geocoder: geocoder, clock: ContinuousClock())
         let error = try #require(await failure { try await provider.requestLocation(request()) })
         #expect(error.exitStatus == .serviceUnavailable)
         #expect(error.message.hasPrefix("Cannot reach Open-Meteo geocoding: connection refused by 127.0.0.1"))

@@ -129,7 +129,7 @@ import Testing
     @Test func zeroConfigWithoutATerminalNamesTheCommandThatGrantsTheSources() async throws {
         // No config file: the zero-config chain, not "no fixed location is configured".
         let runner = try InProcessCommand()
-        let result = try await runner.run([])
+        let result = try await runner.run([], assembly: .withoutDaemons)
         #expect(result.status == 77)
         #expect(result.stderr.contains("Run `here-weather permissions allow "))
         #expect(result.stderr.contains(" ip` (or `deny`) once."))
@@ -326,7 +326,7 @@ import Testing
         // The written template is a valid config: the zero-config chain, which without a
         // terminal stops only for want of permission, naming the command that grants it.
         #expect(written.contains("# sources = [\"gpsd\", \"geoclue\", \"wifi\", \"ip\", \"fixed\"]"))
-        let run = try await runner.run([])
+        let run = try await runner.run([], assembly: .withoutDaemons)
         #expect(run.status == 77, "\(run.stderr)")
         #expect(run.stderr.contains("`here-weather permissions allow "))
         #expect(run.stderr.split(separator: "\n").count == 1, "no warnings from the template")

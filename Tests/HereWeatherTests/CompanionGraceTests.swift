@@ -101,7 +101,7 @@ import Testing
         let cancelled = Cancellation()
         await #expect(throws: WeatherError.self) {
             _ = try await CompanionGrace(clock: clock).run(.alerts, deadline: clock.now + .seconds(10)) { () -> Int in
-                throw WeatherError.undecodable(service: "NWS", reason: "test")
+                throw WeatherError.service(.nws, .undecodable(reason: "test"))
             } companion: {
                 try await Self.endless(cancelled)
             }

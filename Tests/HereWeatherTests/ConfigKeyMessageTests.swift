@@ -61,32 +61,32 @@ import Testing
     /// Every message that may name a config key, for every weather provider and source.
     static var messages: [String] {
         var errors: [any UserFacingError] = []
-        for provider in WeatherProviderKind.allCases {
-            let service = provider.displayName
+        for service in WeatherProviderKind.allCases {
+            let provider = service
             errors += [
-                WeatherError.unreachable(service: service, http),
-                WeatherError.serviceFailed(service: service, status: 400, detail: "bad"),
-                WeatherError.serviceFailed(service: service, status: 200, detail: nil),
-                WeatherError.undecodable(service: service, reason: "it is not JSON"),
-                WeatherError.insecureBaseURL(service: service, key: .baseURL(of: provider)),
-                WeatherError.missingKey(service: service, howToSet: OpenWeatherMapWeatherProvider.howToSetKey),
-                WeatherError.missingKey(service: service, howToSet: PirateWeatherWeatherProvider.howToSetKey),
-                WeatherError.missingContact(service: service, howToSet: MetNorwayWeatherProvider.howToSetContact),
-                WeatherError.identificationRefused(service: service, userAgent: "here-weather"),
-                WeatherError.planLacksProduct(service: service, product: "One Call", advice: OneCallWeatherProvider.planAdvice),
+                WeatherError.service(service, .unreachable(http)),
+                WeatherError.service(service, .serviceFailed(status: 400, detail: "bad")),
+                WeatherError.service(service, .serviceFailed(status: 200, detail: nil)),
+                WeatherError.service(service, .undecodable(reason: "it is not JSON")),
+                WeatherError.service(service, .insecureBaseURL(key: .baseURL(of: provider))),
+                WeatherError.service(service, .missingKey(howToSet: OpenWeatherMapWeatherProvider.howToSetKey)),
+                WeatherError.service(service, .missingKey(howToSet: PirateWeatherWeatherProvider.howToSetKey)),
+                WeatherError.missingContact(service, howToSet: MetNorwayWeatherProvider.howToSetContact),
+                WeatherError.identificationRefused(service, userAgent: "here-weather"),
+                WeatherError.planLacksProduct(service, product: "One Call", advice: OneCallWeatherProvider.planAdvice),
             ]
         }
-        for service in [OpenMeteoGeocoder.name, OpenWeatherMapGeocoder.name] {
+        for service in GeocoderKind.allCases {
             errors += [
-                GeocodingError.serviceFailed(service: service, status: 400, detail: nil),
-                GeocodingError.undecodable(service: service, reason: "HTML"),
-                GeocodingError.missingKey(service: service, howToSet: OpenWeatherMapWeatherProvider.howToSetKey),
-                GeocodingError.keyRejected(service: service, status: 401, howToSet: OpenWeatherMapWeatherProvider.howToSetKey),
+                GeocodingError.service(service, .serviceFailed(status: 400, detail: nil)),
+                GeocodingError.service(service, .undecodable(reason: "HTML")),
+                GeocodingError.service(service, .missingKey(howToSet: OpenWeatherMapWeatherProvider.howToSetKey)),
+                GeocodingError.service(service, .keyRejected(status: 401, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)),
             ]
         }
         errors += [
-            GeocodingError.insecureBaseURL(service: OpenMeteoGeocoder.name, key: .openMeteoGeocodingURL),
-            GeocodingError.insecureBaseURL(service: OpenWeatherMapGeocoder.name, key: .baseURL(of: .openWeatherMap)),
+            GeocodingError.service(.openMeteo, .insecureBaseURL(key: .openMeteoGeocodingURL)),
+            GeocodingError.service(.openWeatherMap, .insecureBaseURL(key: .baseURL(of: .openWeatherMap))),
             LocationError.noFixedLocation(configPath: "c.toml"),
             LocationError.noSources(configPath: "c.toml"),
             LocationError.noSourcePresent(configPath: "c.toml"),
@@ -97,7 +97,7 @@ import Testing
             LocationError.ipLookupFailed(reasons: []),
             LocationError.ipLookupFailed(reasons: ["ipinfo: refused"]),
             WiFiError.noNetworkManager, WiFiError.noWiFiDevice,
-            WiFiError.notInDatabase(service: "beacondb"), WiFiError.serviceFailed(service: "beacondb", reason: "HTTP 500"),
+            WiFiError.notInDatabase(host: "beacondb"), WiFiError.serviceFailed(host: "beacondb", reason: "HTTP 500"),
             GeoClueError.notRunning,
             PermissionError.disabledByUser(configPath: "c.toml"),
         ]
@@ -118,7 +118,7 @@ import Testing
         if case .failure(let failure) = IPLookupResponse.read(HTTPResponse(status: 403, body: Data("{}".utf8)), from: ipinfo) {
             messages.append(failure.reason)
         }
-        if case .failure(let failure) = WiFiGeolocateExchange.read(HTTPResponse(status: 403, body: Data("{}".utf8)), service: "beacondb", secrets: []) {
+        if case .failure(let failure) = WiFiGeolocateExchange.read(HTTPResponse(status: 403, body: Data("{}".utf8)), host: "beacondb", secrets: []) {
             messages.append(failure.message)
         }
         return messages
@@ -145,9 +145,9 @@ import Testing
     }
 
     @Test func theUnreachableMessageNamesTheProvidersOwnTable() {
-        let message = WeatherError.unreachable(service: "Open-Meteo", Self.http).message
+        let message = WeatherError.service(.openMeteo, .unreachable(Self.http)).message
         #expect(message.contains("[weather.open-meteo] base_url and [weather] timeout"), "\(message)")
-        let metno = WeatherError.undecodable(service: "MET Norway", reason: "x").message
+        let metno = WeatherError.service(.metNorway, .undecodable(reason: "x")).message
         #expect(metno.contains("Check [weather.metno] base_url"), "\(metno)")
     }
 

@@ -417,7 +417,7 @@ import Testing
         #expect(config.pirateWeatherKey(environment: [:]) == "pw-file-key")
         #expect(config.pirateWeatherKey(environment: ["PIRATEWEATHER_API_KEY": "env-key"]) == "env-key")
         #expect(config.pirateWeatherKey(environment: ["PIRATEWEATHER_API_KEY": ""]) == "pw-file-key")
-        #expect(ProviderFactory.secrets(config, environment: [:]).contains("pw-file-key"))
+        #expect(config.secrets(environment: [:]).contains("pw-file-key"))
         for name in ["open-meteo", "openweathermap", "metno", "pirateweather", "nws"] {
             let (chosen, _) = try parse("[weather]\nprovider = \"\(name)\"\n")
             #expect(chosen.weather.provider.rawValue == name)

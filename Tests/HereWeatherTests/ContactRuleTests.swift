@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 
 /// The services whose terms require a contact (MET Norway, the NWS) share one rule
@@ -14,8 +15,7 @@ import Testing
         config.weather.metNorway.contact = contact
         config.weather.nws.baseURL = server.baseURL
         config.weather.nws.contact = contact
-        let provider = ProviderFactory.weatherProvider(kind, config: config, environment: ["HOME": "/nonexistent"],
-                                                       system: .test())
+        let provider = Run.test(config, environment: ["HOME": "/nonexistent"], system: .test()).weatherProvider(kind)
         #expect(throws: WeatherError.self) { try provider.checkConfigured() }
         do {
             _ = try await provider.report(for: WeatherQuery(coordinate: Coordinate(latitude: 27.95, longitude: -82.46),

@@ -5,7 +5,7 @@ import Testing
 
 /// The real libcurl client against a real server on 127.0.0.1.
 @Suite struct CurlHTTPClientTests {
-    let client = CurlHTTPClient()
+    let client = CurlHTTPClient(clock: ContinuousClock())
 
     func request(_ url: String, seconds: Int = 30, maxBodyBytes: Int = 8 << 20) -> HTTPRequest {
         HTTPRequest(url: url, deadline: .now + .seconds(seconds), maxBodyBytes: maxBodyBytes)

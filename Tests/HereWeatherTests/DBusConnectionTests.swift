@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HereWeatherCore
 @testable import HereWeatherDBus
 
 /// The D-Bus layer (sd-bus through dlopen) against a real, private dbus-daemon.
@@ -8,7 +9,7 @@ import Testing
         let bus = try await PrivateBus.started()
         defer { bus.stop() }
         let connection = try DBusConnection.connect(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = TransportDeadline.after(.seconds(10))
         let names = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                               interface: "org.freedesktop.DBus", member: "ListNames", deadline: deadline)
         #expect(names.first?.strings?.contains("org.freedesktop.DBus") == true)
@@ -23,7 +24,7 @@ import Testing
         let bus = try await PrivateBus.started()
         defer { bus.stop() }
         let connection = try DBusConnection.connect(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = TransportDeadline.after(.seconds(10))
         // dbus-daemon 1.14 has two properties on its own object: Features and Interfaces (as).
         let interfaces = try await connection.property(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                        interface: "org.freedesktop.DBus", name: "Interfaces", deadline: deadline)
@@ -38,7 +39,7 @@ import Testing
         let bus = try await PrivateBus.started()
         defer { bus.stop() }
         let connection = try DBusConnection.connect(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = TransportDeadline.after(.seconds(10))
         await #expect(throws: DBusError.self) {
             _ = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                           interface: "org.freedesktop.DBus", member: "NoSuchMethod", deadline: deadline)
@@ -62,7 +63,7 @@ import Testing
         // A second connection gets a unique name: NameOwnerChanged(name, "", name).
         let second = try DBusConnection.connect(address: bus.address)
         _ = try second.nameHasOwner("org.freedesktop.DBus")
-        let arguments = try await subscription.next(deadline: .now + .seconds(10))
+        let arguments = try await subscription.next(deadline: .after(.seconds(10)))
         #expect(arguments.count == 3)
         #expect(arguments.first?.string?.hasPrefix(":") == true)
         #expect(arguments.dropFirst().first?.string == "")
@@ -75,7 +76,7 @@ import Testing
         let started = ContinuousClock.now
         do {
             _ = try await caller.call(destination: Self.silentName, path: "/", interface: "com.example.Silent", member: "Wait",
-                                      deadline: .now + .milliseconds(300))
+                                      deadline: .after(.milliseconds(300)))
             Issue.record("a call nobody answers returned")
         } catch let error as DBusError {
             #expect(error == .timedOut)
@@ -91,10 +92,10 @@ import Testing
         let started = ContinuousClock.now
         let call = Task {
             try await caller.call(destination: Self.silentName, path: "/", interface: "com.example.Silent", member: "Wait",
-                                  deadline: .now + .seconds(60))
+                                  deadline: .after(.seconds(60)))
         }
         let subscription = try caller.subscribe(sender: nil, path: nil, interface: "com.example.Silent", member: "Never")
-        let signal = Task { try await subscription.next(deadline: .now + .seconds(60)) }
+        let signal = Task { try await subscription.next(deadline: .after(.seconds(60))) }
         try await Task.sleep(for: .milliseconds(200))
         call.cancel()
         signal.cancel()
@@ -111,14 +112,14 @@ import Testing
         defer { bus.stop() }
         let connection = try DBusConnection.connect(address: bus.address)
         let subscription = try connection.subscribe(sender: nil, path: nil, interface: "com.example.Silent", member: "Never")
-        let waiting = Task { try await subscription.next(deadline: .now + .seconds(60)) }
+        let waiting = Task { try await subscription.next(deadline: .after(.seconds(60))) }
         try await Task.sleep(for: .milliseconds(100))
         subscription.cancel()
         await #expect(throws: DBusError.cancelled) { try await waiting.value }
     }
 
     /// The lengths of the bus IDs that `calls` concurrent `GetId` calls on `connection` answer.
-    static func busIDLengths(calls: Int, on connection: DBusConnection, deadline: ContinuousClock.Instant) async throws -> [Int] {
+    static func busIDLengths(calls: Int, on connection: DBusConnection, deadline: TransportDeadline) async throws -> [Int] {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<calls {
                 group.addTask {
@@ -137,7 +138,7 @@ import Testing
         let bus = try await PrivateBus.started()
         defer { bus.stop() }
         let connection = try DBusConnection.connect(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = TransportDeadline.after(.seconds(20))
         let answers = try await Self.busIDLengths(calls: 16, on: connection, deadline: deadline)
         #expect(answers == Array(repeating: 32, count: 16))
     }
@@ -151,9 +152,9 @@ import Testing
         defer { bus.stop() }
         let connection = try DBusConnection.connect(address: bus.address)
         _ = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                      interface: "org.freedesktop.DBus", member: "GetId", deadline: .now + .seconds(10))
+                                      interface: "org.freedesktop.DBus", member: "GetId", deadline: .after(.seconds(10)))
         let started = ContinuousClock.now
-        let deadline = started + .seconds(30)
+        let deadline = TransportDeadline.after(.seconds(30))
         let answers = try await Self.busIDLengths(calls: 31, on: connection, deadline: deadline)
         let elapsed = ContinuousClock.now - started
         #expect(answers == Array(repeating: 32, count: 31))
@@ -168,7 +169,7 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "crowd-300.json")
         defer { service.stop() }
         let connection = try DBusConnection.connect(address: service.address)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = TransportDeadline.after(.seconds(60))
         let list = try await connection.call(destination: "org.freedesktop.NetworkManager", path: "/org/freedesktop/NetworkManager/Devices/1",
                                              interface: "org.freedesktop.NetworkManager.Device.Wireless",
                                              member: "GetAllAccessPoints", deadline: deadline)
@@ -213,7 +214,7 @@ import Testing
         let silent = try DBusConnection.connect(address: bus.address)
         let reply = try await silent.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                           interface: "org.freedesktop.DBus", member: "RequestName",
-                                          arguments: [.string(silentName), .uint32(4)], deadline: .now + .seconds(10))
+                                          arguments: [.string(silentName), .uint32(4)], deadline: .after(.seconds(10)))
         #expect(reply.first?.uint32 == 1)   // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
         return (try DBusConnection.connect(address: bus.address), silent)
     }

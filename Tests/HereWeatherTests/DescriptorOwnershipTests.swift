@@ -42,7 +42,7 @@ import Testing
     @Test func releasingACacheLockTwiceClosesItOnce() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let cache = WeatherCache(directory: directory)
+        let cache = WeatherCache(directory: directory, clock: ContinuousClock())
         let key = WeatherCacheKey(provider: .openMeteo, coordinate: Coordinate(latitude: 27.95, longitude: -82.46),
                                   units: .metric, coordinateDecimals: 2)
         let (readEnd, writeEnd) = try pipeEnds()

@@ -33,7 +33,7 @@ import HereWeatherGPSD
             [weather.nws]
             base_url = "\(server.baseURL)"
             """)
-        let result = try await runner.run(["doctor"])
+        let result = try await runner.run(["doctor"], assembly: .gpsdOnly)
         #expect(result.status == 1, "gpsd fails")
         let lines = Self.checks(result.stdout)
         #expect(lines.contains { $0.hasPrefix("config") && $0.contains("OK") })
@@ -136,7 +136,7 @@ import HereWeatherGPSD
     func doctorFitsTheWidthAndSpeaksJSON(columns: Int) async throws {
         let runner = try InProcessCommand()
         try runner.writeConfig(Self.passFailAndSkip)
-        let text = try await runner.run(["doctor"], environment: ["COLUMNS": "\(columns)"])
+        let text = try await runner.run(["doctor"], environment: ["COLUMNS": "\(columns)"], assembly: .gpsdOnly)
         #expect(text.status == 1)
         for line in text.stdout.split(separator: "\n") where TextWidth.columns(String(line)) > columns {
             // Only a word that is longer than a line by itself may pass the edge: the detail
@@ -149,7 +149,7 @@ import HereWeatherGPSD
         let gpsd = try #require(Self.checks(text.stdout).first { $0.hasPrefix("gpsd") }, "\(text.stdout)")
         #expect(gpsd.contains("gpsd is not running on 127.0.0.1:1 (connection refused)"), "\(gpsd)")
 
-        let json = try await runner.run(["doctor", "--json"], environment: ["COLUMNS": "\(columns)"])
+        let json = try await runner.run(["doctor", "--json"], environment: ["COLUMNS": "\(columns)"], assembly: .gpsdOnly)
         #expect(json.status == 1, "\(json.stderr)")
         #expect(json.stdout.split(separator: "\n").count == 1, "one line")
         let object = try #require(json.json, "\(json.stdout)")

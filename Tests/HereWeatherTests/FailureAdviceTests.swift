@@ -61,12 +61,12 @@ extension FailureAdviceTests {
     /// the user to its base_url: the file is local, and the fix is the --provider it came from.
     @Test func anotherProvidersRecordingBlamesTheFileNotTheService() async throws {
         let fixed = FixedLocationProvider(place: FixedPlace(coordinate: Coordinate(latitude: 59.91, longitude: 10.75)),
-                                          configPath: "/dev/null")
-        let lookup = WeatherLookup(locationProvider: fixed, locationRequest: LocationRequest(),
+                                          configPath: "/dev/null", clock: ContinuousClock())
+        let lookup = WeatherLookup(locationProvider: fixed, locationRequest: LocationRequest(start: .now),
                                    weatherProvider: MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: "you@example.org",
-                                                                             http: CurlHTTPClient()),
+                                                                             http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock()),
                                    units: .metric, weatherTimeout: 5,
-                                   recording: Fixtures.data("weather/open-meteo/tampa-metric.json"))
+                                   recording: Fixtures.data("weather/open-meteo/tampa-metric.json"), clock: ContinuousClock())
         do {
             _ = try await lookup.run()
             Issue.record("an Open-Meteo body replayed as MET Norway's gave a report")

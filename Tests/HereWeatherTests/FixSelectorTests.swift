@@ -12,7 +12,7 @@ import Testing
     }
 
     func selector(_ accuracy: DesiredAccuracy, maxAge: Duration? = .seconds(300)) -> FixSelector {
-        FixSelector(request: LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(10), maxAge: maxAge))
+        FixSelector(request: LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(10), maxAge: maxAge, start: .now))
     }
 
     @Test func anyTakesTheFirstRealFixEvenOfUnknownAccuracy() {

@@ -15,7 +15,7 @@ import HereWeatherHTTP
         do {
             let server = try FixtureServer(routes: ["/answer": .json(200, #"{"ok":true}"#), "/hang": .hang])
             gone = server
-            let client = CurlHTTPClient()
+            let client = CurlHTTPClient(clock: ContinuousClock())
             let answer = try await client.get(HTTPRequest(url: server.baseURL + "/answer", deadline: .now + .seconds(30), maxBodyBytes: 1 << 10))
             #expect(answer.status == 200)
             await #expect(throws: HTTPError.self) {

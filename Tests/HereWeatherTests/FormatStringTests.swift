@@ -5,7 +5,7 @@ import Testing
 /// `--format`: every %-code against the Tampa Open-Meteo recording, parsing and its errors,
 /// and the command line rejecting a bad format before any location or network work.
 @Suite struct FormatStringTests {
-    static let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient())
+    static let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient(), clock: ContinuousClock())
 
     static func report(_ fixture: String = "tampa-metric.json", units: Units = .metric) throws -> WeatherReport {
         try provider.report(fromRecording: Fixtures.data("weather/open-meteo/\(fixture)"), units: units)

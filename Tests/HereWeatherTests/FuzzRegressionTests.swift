@@ -84,8 +84,8 @@ import HereWeatherHTTP
         var settings = IPSettings()
         settings.services = [.ipApiCom]
         settings.settings[.ipApiCom] = IPServiceSettings(.ipApiCom, baseURL: server.baseURL + "/ip-api")
-        let provider = IPLocationProvider(settings: settings, http: CurlHTTPClient())
-        let text = await message { try await provider.requestLocation(LocationRequest()) }
+        let provider = IPLocationProvider(settings: settings, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
+        let text = await message { try await provider.requestLocation(LocationRequest(start: .now)) }
         #expect(text.contains("AS64500 Example"))
         #expect(Self.isOneLine(text), "\(text.debugDescription)")
         #expect(text.contains("…"), "cut at \(IPFailureText.maximumLength) characters: \(text)")
@@ -105,8 +105,8 @@ import HereWeatherHTTP
         var settings = IPSettings()
         settings.services = [.ipinfo]
         settings.settings[.ipinfo] = IPServiceSettings(.ipinfo, baseURL: server.baseURL + "/ipinfo", token: token)
-        let provider = IPLocationProvider(settings: settings, http: CurlHTTPClient())
-        let text = await message { try await provider.requestLocation(LocationRequest()) }
+        let provider = IPLocationProvider(settings: settings, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
+        let text = await message { try await provider.requestLocation(LocationRequest(start: .now)) }
         #expect(text.contains("access refused (HTTP 403)"))
         let characters = Array(token)
         for start in 0...(characters.count - 5) {
@@ -120,7 +120,7 @@ import HereWeatherHTTP
         let body = #"{"error":true,"reason":"Parameter count\r\n\r\u001b[31mmust be between 1 and 100."}"#
         let server = try FixtureServer(routes: ["/v1/search": .json(200, body)])
         defer { server.stop() }
-        let geocoder = OpenMeteoGeocoder(baseURL: server.baseURL, http: CurlHTTPClient())
+        let geocoder = OpenMeteoGeocoder(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()))
         let text = await message { try await geocoder.search(try #require(CityQuery("Melbourne")), deadline: .now + .seconds(10)) }
         #expect(text.contains("Parameter count"))
         #expect(text.contains("must be between 1 and 100."))
@@ -134,10 +134,10 @@ import HereWeatherHTTP
         (WeatherProviderKind.openWeatherMap, #"{"cod":"500","message":"internal\r\nerror\u009b2J"}"#),
     ])
     func weatherTextInARecordingIsQuotedOnOneLine(_ kind: WeatherProviderKind, _ body: String) async {
-        let http = CurlHTTPClient()
+        let http = CurlHTTPClient(clock: ContinuousClock())
         let provider: any WeatherProvider = kind == .openMeteo
-            ? OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: http)
-            : OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "k", http: http)
+            ? OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: http, clock: ContinuousClock())
+            : OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "k", http: http, clock: ContinuousClock())
         let text = await message { try provider.report(fromRecording: Data(body.utf8), units: .metric) }
         #expect(text.contains("bad variable") || text.contains("internal error"), "\(text)")
         #expect(Self.isOneLine(text), "\(text.debugDescription)")
@@ -147,7 +147,7 @@ import HereWeatherHTTP
         let body = #"{"error":true,"reason":"Cannot initialize\n\u001b[1mWeatherVariable"}"#
         let server = try FixtureServer(routes: ["/v1/forecast": .json(400, body)])
         defer { server.stop() }
-        let provider = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
+        let provider = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let query = WeatherQuery(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), units: .metric,
                                  deadline: .now + .seconds(10))
         let text = await message { try await provider.report(for: query) }
@@ -167,8 +167,8 @@ import HereWeatherHTTP
         var settings = IPSettings()
         settings.services = [.ipApiCom]
         settings.settings[.ipApiCom] = IPServiceSettings(.ipApiCom, baseURL: server.baseURL + "/ip-api")
-        let location = try await IPLocationProvider(settings: settings, http: CurlHTTPClient())
-            .requestLocation(LocationRequest(desiredAccuracy: .any))
+        let location = try await IPLocationProvider(settings: settings, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
+            .requestLocation(LocationRequest(desiredAccuracy: .any, start: .now))
         #expect(location.name == "Tam pa, Fl  [2Jorida, US")
         #expect(Self.isOneLine(location.name ?? ""))
     }
@@ -180,14 +180,14 @@ import HereWeatherHTTP
         let body = #"{"currently":{"time":1795000000,"summary":"Clear"# + escape + #"","temperature":20},"#
             + #""alerts":[{"title":"Flood"# + escape + #"","severity":"Severe\r\n","expires":1795003600}],"#
             + #""flags":{"units":"si"},"offset":0}"#
-        let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "k", http: CurlHTTPClient())
+        let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "k", http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let report = try provider.report(fromRecording: Data(body.utf8), units: .metric)
         #expect(report.current.description == "Clear ]0;owned ")
         #expect(report.alerts.first?.title == "Flood ]0;owned ")
         #expect(report.alerts.first?.severity == "Severe  ")
         let location = Location(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), timestamp: Date(),
                                 source: .fixed, name: "Tampa")
-        let text = TextReport(location: location, report: report, style: TerminalStyle(colour: false, glyphs: false))
+        let text = TextReport(location: location, report: report, style: TerminalStyle(colour: false, glyphs: false), now: Date())
             .render(hourly: true, daily: true)
         #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }, "\(text.debugDescription)")
     }
@@ -210,17 +210,17 @@ import HereWeatherHTTP
             + #""daily":{"data":[{"time":1795000000,"temperatureHigh":1e300,"temperatureLow":-1e300,"#
             + #""sunriseTime":1e300,"sunsetTime":-1e300}]},"#
             + #""alerts":[{"title":"Heat","time":-1e300,"expires":1e300}],"flags":{"units":"si"},"offset":0}"#
-        let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "k", http: CurlHTTPClient())
+        let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "k", http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let report = try provider.report(fromRecording: Data(body.utf8), units: .imperial)
         #expect(report.current.temperature == 1.8e300)
         let location = Location(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), timestamp: Date(),
                                 source: .fixed, name: "Tampa")
-        let text = TextReport(location: location, report: report, style: TerminalStyle(colour: true, glyphs: true, chart: true))
+        let text = TextReport(location: location, report: report, style: TerminalStyle(colour: true, glyphs: true, chart: true), now: Date())
             .render(hourly: true, daily: true)
         #expect(text.contains("1.8e+300"))
-        let json = JSONReport.render(location: location, report: report)
+        let json = JSONReport.render(location: location, report: report, now: Date())
         #expect(throws: Never.self) { try JSONValue.parse(Data(json.utf8)) }
-        let fields = ReportFields(location: location, report: report)
+        let fields = ReportFields(location: location, report: report, now: Date())
         let waybar = WaybarReport.render(fields, format: try FormatString("%c %t %f %w %p %u %s %a %A"))
         #expect(throws: Never.self) { try JSONValue.parse(Data(waybar.utf8)) }
     }

@@ -41,8 +41,8 @@ import HereWeatherGPSD
         ]
         let server = try FakeTCPPeer(.init(greeting: Array(lines.joined(separator: "\r\n").utf8) + [13, 10], closes: false))
         defer { server.stop() }
-        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(server.port))
-        let request = LocationRequest(desiredAccuracy: .any, timeout: .seconds(10), maxAge: nil)
+        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(server.port), clock: ContinuousClock())
+        let request = LocationRequest(desiredAccuracy: .any, timeout: .seconds(10), maxAge: nil, start: .now)
         let fix = try await provider.requestLocation(request)
         #expect(fix.coordinate.latitude == 27.9506)
         #expect(fix.coordinate.longitude == -82.4572)

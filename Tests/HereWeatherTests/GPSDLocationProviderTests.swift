@@ -6,7 +6,7 @@ import HereWeatherGPSD
 /// The gpsd source against the real gpsd, fed the fixture logs through `GPSDHarness`.
 @Suite(.serialized) struct GPSDLocationProviderTests {
     func request(_ accuracy: DesiredAccuracy = .any, seconds: Int = 20, maxAge: Duration? = nil) -> LocationRequest {
-        LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(seconds), maxAge: maxAge)
+        LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(seconds), maxAge: maxAge, start: .now)
     }
 
     /// Runs the provider and a reference client side by side on one gpsd fed `log`; returns the
@@ -96,7 +96,7 @@ import HereWeatherGPSD
         let port = closed.port
         let started = ContinuousClock.now
         do {
-            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(port)).requestLocation(request(seconds: 120))
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(port), clock: ContinuousClock()).requestLocation(request(seconds: 120))
             Issue.record("expected an error")
         } catch let error as LocationError {
             #expect(error == .gpsdNotRunning(address: "127.0.0.1:\(port)"))
@@ -115,7 +115,7 @@ import HereWeatherGPSD
         var late = request(seconds: 20)
         late.deadline = .now - .seconds(1)
         do {
-            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port)).requestLocation(late)
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port), clock: ContinuousClock()).requestLocation(late)
             Issue.record("expected an error")
         } catch let error as LocationError {
             #expect(error == .gpsdSilent(address: "127.0.0.1:\(peer.port)", seconds: 0))
@@ -126,7 +126,7 @@ import HereWeatherGPSD
         var halfway = request(seconds: 4)
         halfway.deadline = .now + .milliseconds(1500)
         do {
-            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port)).requestLocation(halfway)
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port), clock: ContinuousClock()).requestLocation(halfway)
             Issue.record("expected an error")
         } catch let error as LocationError {
             guard case .gpsdSilent(_, let seconds) = error else { Issue.record("\(error)"); return }
@@ -139,7 +139,7 @@ import HereWeatherGPSD
         let harness = try await GPSDHarness.started(device: false)
         defer { harness.stop() }
         do {
-            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port)).requestLocation(request(seconds: 30))
+            _ = try await GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port), clock: ContinuousClock()).requestLocation(request(seconds: 30))
             Issue.record("expected an error")
         } catch let error as LocationError {
             #expect(error == .gpsdNoReceiver(address: "127.0.0.1:\(harness.port)"))
@@ -160,7 +160,7 @@ import HereWeatherGPSD
 
     @Test func gpsdClosingMidRequestEndsTheRequest() async throws {
         let harness = try await GPSDHarness.started()
-        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port))
+        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(harness.port), clock: ContinuousClock())
         let task = Task { try await provider.requestLocation(request(.any, seconds: 60)) }
         #expect(await harness.watcherSeen(timeout: .seconds(15)))
         harness.stop()
@@ -188,7 +188,7 @@ import HereWeatherGPSD
             port = \(harness.port)
             """)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
-        let result = try await runner.run(["where", "--json", "--timeout", "20"])
+        let result = try await runner.run(["where", "--json", "--timeout", "20"], assembly: .gpsdOnly)
         #expect(result.status == 0, "\(result.stderr)")
         let location = try #require(result.json?["location"] as? [String: Any])
         #expect(location["source"] as? String == "gpsd")

@@ -45,7 +45,7 @@ import Testing
         try #require(lines.first?.contains(#""class":"VERSION""#) == true)
         let fixes = Self.fixes(lines)
         for accuracy in [DesiredAccuracy.any, .threeKilometres] {
-            let step = Self.run(lines, request: LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(10), maxAge: maxAge))
+            let step = Self.run(lines, request: LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(10), maxAge: maxAge, start: .now))
             guard !fixes.isEmpty else {
                 guard case .fail(let error) = step, case .noFix(_, _, let seen) = error else {
                     Issue.record("\(name): gpsd has no fix, yet \(step)")
@@ -91,7 +91,7 @@ import Testing
     func aReceiverOnAnyDateIsUsed(time: String, note: String) throws {
         for maxAge in [Duration.seconds(1), nil] {
             let step = Self.run([Self.version, Self.devices, Self.tpv(time)],
-                                request: LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5), maxAge: maxAge))
+                                request: LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5), maxAge: maxAge, start: .now))
             guard case .answer(let location) = step else {
                 Issue.record("\(time): \(step)")
                 continue
@@ -108,14 +108,14 @@ import Testing
         let time = "2026-11-26T10:00:00.000Z"
         let gst = #"{"class":"GST","device":"/dev/ttyACM0","time":"\#(time)","lat":3.0,"lon":4.0}"#
         let step = Self.run([Self.version, Self.devices, Self.tpv(time, eph: 50), gst],
-                            request: LocationRequest(desiredAccuracy: .within(metres: 10), timeout: .seconds(5)))
+                            request: LocationRequest(desiredAccuracy: .within(metres: 10), timeout: .seconds(5), start: .now))
         guard case .answer(let location) = step else { Issue.record("\(step)"); return }
         #expect(location.horizontalAccuracy == 5, "the GST sigmas, not gpsd's eph")
         #expect(!location.accuracyIsEstimate)
     }
 
     @Test func failuresNameWhatHappened() {
-        let request = LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5))
+        let request = LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5), start: .now)
         // Not gpsd: anything before the greeting.
         #expect(Self.run([Self.devices], request: request) == .fail(.notGPSD(address: Self.address)))
         #expect(Self.run(["SSH-2.0-OpenSSH_9.2"], request: request) == .fail(.notGPSD(address: Self.address)))

@@ -62,7 +62,7 @@ import Testing
     static func reaches(_ gate: GeoClueAgentGate, _ geoClue: ScriptedGeoClue) async -> Bool {
         let before = geoClue.requests.load(ordering: .relaxed)
         do {
-            _ = try await gate.requestLocation(LocationRequest())
+            _ = try await gate.requestLocation(LocationRequest(start: .now))
         } catch GeoClueError.rememberedNoAgent(let path, _) {
             #expect(path == gate.memory.path)
         } catch {}
@@ -77,7 +77,7 @@ import Testing
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
         let notes = Notes()
         let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine(), notes: notes)
-        await #expect(throws: GeoClueError.noAgent(seconds: 10)) { try await gate.requestLocation(LocationRequest()) }
+        await #expect(throws: GeoClueError.noAgent(seconds: 10)) { try await gate.requestLocation(LocationRequest(start: .now)) }
         #expect(geoClue.requests.load(ordering: .relaxed) == 1, "nothing learned yet: asked")
         let remembered = try #require(memory.load(now: clock.date))
         #expect(remembered == GeoClueAgentMemory.Remembered(reason: .getClientUnanswered, since: clock.date, bootID: "boot-a",
@@ -86,7 +86,7 @@ import Testing
 
         let until = clock.date.addingTimeInterval(86_400)
         await #expect(throws: GeoClueError.rememberedNoAgent(path: memory.path, until: until)) {
-            try await gate.requestLocation(LocationRequest())
+            try await gate.requestLocation(LocationRequest(start: .now))
         }
         #expect(geoClue.requests.load(ordering: .relaxed) == 1, "skipped: GeoClue not asked")
         #expect(notes.text.contains("GeoClue skipped: it had no agent for your user"), "\(notes.text)")
@@ -107,7 +107,7 @@ import Testing
         let machine = Machine()
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
         let gate = Self.gate(geoClue, memory, clock: clock, machine: machine)
-        _ = try? await gate.requestLocation(LocationRequest())
+        _ = try? await gate.requestLocation(LocationRequest(start: .now))
 
         geoClue.names.withLock { $0 = [":1.1", ":1.7", ":1.9"] }   // someone else's (users is empty)
         #expect(await gate.verdict() == .skip(until: clock.date.addingTimeInterval(86_400)))
@@ -141,11 +141,11 @@ import Testing
         let geoClue = ScriptedGeoClue(.failure(error))
         // Not skipping (as with --source geoclue), so that the second request reaches GeoClue.
         let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine(), skips: false)
-        _ = try? await gate.requestLocation(LocationRequest())
+        _ = try? await gate.requestLocation(LocationRequest(start: .now))
         #expect(memory.load(now: clock.date)?.reason == learned)
 
         geoClue.outcome.withLock { $0 = .success(Self.tampa) }
-        _ = try await gate.requestLocation(LocationRequest())
+        _ = try await gate.requestLocation(LocationRequest(start: .now))
         #expect(memory.load(now: clock.date) == nil, "GeoClue answered: forgotten")
         #expect(!FileManager.default.fileExists(atPath: memory.path))
     }
@@ -157,7 +157,7 @@ import Testing
         let memory = try Self.memory()
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
         let gate = Self.gate(geoClue, memory, clock: clock, machine: Machine(), skips: false)
-        _ = try? await gate.requestLocation(LocationRequest())
+        _ = try? await gate.requestLocation(LocationRequest(start: .now))
         #expect(memory.load(now: clock.date) != nil)
         #expect(await Self.reaches(gate, geoClue))
     }

@@ -25,12 +25,13 @@ import Testing
     @Test func onlyTheZeroConfigChainSkips() async throws {
         let clock = TestClock()
         let memory = try GeoClueAgentMemoryTests.memory()
-        let environment = ["XDG_SESSION_ID": "7"]
+        let state = URL(fileURLWithPath: memory.path).deletingLastPathComponent().deletingLastPathComponent().path
+        let environment = ["XDG_SESSION_ID": "7", "XDG_STATE_HOME": state]
         let now = GeoClueAgentSituation.current(date: clock.date, environment: environment)
         memory.save(GeoClueAgentMemory.Remembered(reason: .getClientUnanswered, since: clock.date, bootID: now.bootID,
                                                   session: now.session, busNames: [":1.1", ":1.7"]))
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
-        let system = RunSystem.test(geoClue: { geoClue }, clock: clock)
+        let system = RunSystem.test(geoClue: .standIn { geoClue }, clock: clock)
         let zero = Configuration()
         var configured = Configuration()
         configured.location.sources = [.geoclue, .ip]
@@ -40,9 +41,11 @@ import Testing
             (zero, nil, true), (zero, [.geoclue], false), (configured, nil, false), (permitted, nil, false),
         ]
         for (config, only, skipped) in cases {
-            let provider = ProviderFactory.locationProvider(config, configPath: "config.toml", override: nil, system: system,
-                                                            only: only, environment: environment, geoClueMemory: memory)
-            let chain = try #require(provider as? LocationSourceChain)
+            let run = Run.test(config, environment: environment, system: system)
+            #expect(run.storage.geoClueAgent.path == memory.path)
+            let provider = run.locationProvider(override: nil, only: only, authorizer: AllowAllAuthorizer(), geocodingProvider: nil)
+            let remembering = try #require(provider as? RememberingLocationProvider)
+            let chain = try #require(remembering.base as? LocationSourceChain)
             let gate = try #require(chain.providers.first { $0.source == .geoclue } as? GeoClueAgentGate)
             #expect(gate.skips == skipped, "\(String(describing: only)) \(config.location.isZeroConfig)")
             #expect(await GeoClueAgentMemoryTests.reaches(gate, geoClue) == !skipped)
@@ -58,7 +61,7 @@ import Testing
         try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.noAgent(seconds: 10)))
-        let assembly = SystemAssembly.test(RunSystem.test(geoClue: { geoClue }))
+        let assembly = SystemAssembly.test(RunSystem.test(gpsd: .absent, geoClue: .standIn { geoClue }, wifiScanner: .absent))
         let environment = ["XDG_SESSION_ID": "7"]
 
         let first = try await runner.run(["where", "--json"], environment: environment, killAfter: .seconds(60), assembly: assembly)
@@ -101,10 +104,12 @@ import Testing
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let nothing = try ClosedPort()
         let runner = try InProcessCommand()
-        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server))
+        // The weather check asks a closed port on this machine, never the real service.
+        try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server)
+                               + "\n[weather.open-meteo]\nbase_url = \"\(nothing.baseURL)\"\n")
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.notAllowed(reason: "'here-weather' disallowed, no agent for UID 1000")))
-        let assembly = SystemAssembly.test(RunSystem.test(geoClue: { geoClue }))
+        let assembly = SystemAssembly.test(RunSystem.test(gpsd: .absent, geoClue: .standIn { geoClue }, wifiScanner: .absent))
         let result = try await runner.run(["doctor", "--json"], killAfter: .seconds(60), assembly: assembly)
         let checks = try #require(result.json?["checks"] as? [[String: Any]], "\(result.stdout)")
         let line = try #require(checks.first { $0["name"] as? String == "geoclue" })
@@ -178,7 +183,7 @@ import Testing
     @Test func aNewConnectionOfTheUsersIsSeenOnTheBus() async throws {
         let service = try await GeoClueService.started(fixture: "no-agent-getclient.json")
         defer { service.stop() }
-        let provider = GeoClueLocationProvider { try DBusConnection.connect(address: service.address) }
+        let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: service.address) }, clock: ContinuousClock())
         let before = try #require(await provider.busNames())
         #expect(before.allSatisfy { $0.hasPrefix(":") } && !before.isEmpty, "\(before)")
         let mine = try DBusConnection.connect(address: service.address)

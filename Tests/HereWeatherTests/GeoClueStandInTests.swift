@@ -9,7 +9,7 @@ import Testing
 /// In-process: the point is the provider's logic over a real bus.
 @Suite struct GeoClueStandInTests {
     static func provider(_ service: GeoClueService) -> GeoClueLocationProvider {
-        GeoClueLocationProvider { try DBusConnection.connect(address: service.address) }
+        GeoClueLocationProvider(connect: { try DBusConnection.connect(address: service.address) }, clock: ContinuousClock())
     }
 
     /// Another connection broadcasts a LocationUpdated for the client, naming a readable
@@ -19,7 +19,7 @@ import Testing
     @Test func aSpoofedUpdateIsIgnoredAndABadOneSkipped() async throws {
         let service = try await GeoClueService.started(fixture: "spoofed-then-real.json")
         defer { service.stop() }
-        let fix = try await Self.provider(service).requestLocation(LocationRequest(timeout: .seconds(30)))
+        let fix = try await Self.provider(service).requestLocation(LocationRequest(timeout: .seconds(30), start: .now))
         #expect(fix.coordinate.latitude == 59.9139, "the spoofer's 0.5 is not GeoClue's")
         #expect(fix.coordinate.longitude == 10.7522)
         #expect(fix.horizontalAccuracy == 25)
@@ -34,7 +34,7 @@ import Testing
         let service = try await GeoClueService.started(fixture: fixture)
         defer { service.stop() }
         let before = Date()
-        let fix = try await Self.provider(service).requestLocation(LocationRequest(timeout: .seconds(30), maxAge: .seconds(300)))
+        let fix = try await Self.provider(service).requestLocation(LocationRequest(timeout: .seconds(30), maxAge: .seconds(300), start: .now))
         #expect(fix.timestamp >= before, "current: dated on arrival")
         #expect(fix.receiverTime?.timeIntervalSince1970 == receiverTime)
     }
@@ -62,7 +62,7 @@ import Testing
         #expect(GeoClueLocationProvider.stopBound <= .milliseconds(100))
         let clock = TestClock()
         let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: service.address) }, clock: clock)
-        let request = LocationRequest(timeout: .seconds(120)).starting(at: clock.now)
+        let request = LocationRequest(timeout: .seconds(120), start: .now).starting(at: clock.now)
         let started = ContinuousClock.now
         let answer = Task { try await provider.requestLocation(request) }
         // Whatever happens below, the wait ends (it would read a still clock for ever).
@@ -72,10 +72,14 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         try #require(service.calls.contains("Read Latitude"), "the fix was never read: \(service.calls)")
+        let arrived = clock.date
         let advanced = ContinuousClock.now
         clock.advance(by: .seconds(120))
         let fix = try await answer.value
         #expect(fix.horizontalAccuracy == 25_000)
+        // Dated on the run's clock when it arrived (its read may end before or after the move),
+        // not on the machine's.
+        #expect([arrived, arrived.addingTimeInterval(120)].contains(fix.timestamp), "\(fix.timestamp)")
         #expect(service.calls.last == "Stop")
         // Only the client's read is logged: dbus_next reads every property once while it
         // exports the Location, and the clock moved on that read once, before the update

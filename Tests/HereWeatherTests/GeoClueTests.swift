@@ -71,8 +71,8 @@ import Testing
         var options = GeoClueHarness.Options()
         options.responseDelay = 30
         let harness = try await GeoClueHarness.started(options)
-        let provider = GeoClueLocationProvider { try DBusConnection.connect(address: harness.busAddress) }
-        let request = Task { try await provider.requestLocation(LocationRequest(timeout: .seconds(60))) }
+        let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: harness.busAddress) }, clock: ContinuousClock())
+        let request = Task { try await provider.requestLocation(LocationRequest(timeout: .seconds(60), start: .now)) }
         #expect(await harness.waitForLog("'here-weather' started."), "\(harness.logs)")
         request.cancel()
         let outcome = await request.result
@@ -116,8 +116,8 @@ import Testing
         options.agent = false
         let harness = try await GeoClueHarness.started(options)
         defer { harness.stop() }
-        let provider = GeoClueLocationProvider { try DBusConnection.connect(address: harness.busAddress) }
-        var late = LocationRequest(desiredAccuracy: .any, timeout: .seconds(20))
+        let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: harness.busAddress) }, clock: ContinuousClock())
+        var late = LocationRequest(desiredAccuracy: .any, timeout: .seconds(20), start: .now)
         late.deadline = .now - .seconds(1)
         do {
             _ = try await provider.requestLocation(late)
@@ -134,7 +134,7 @@ import Testing
         var options = GeoClueHarness.Options()
         options.geoclue = .absent
         let absent = try await GeoClueHarness.started(options)
-        let absentProvider = GeoClueLocationProvider { try DBusConnection.connect(address: absent.busAddress) }
+        let absentProvider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: absent.busAddress) }, clock: ContinuousClock())
         #expect(await absentProvider.isPresent() == false)
         let result = try await run(absent, ["where"])
         #expect(result.status == 75)
@@ -143,15 +143,15 @@ import Testing
 
         options.geoclue = .activatable
         let activatable = try await GeoClueHarness.started(options)
-        let activatableProvider = GeoClueLocationProvider { try DBusConnection.connect(address: activatable.busAddress) }
+        let activatableProvider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: activatable.busAddress) }, clock: ContinuousClock())
         #expect(await activatableProvider.isPresent() == true)
         activatable.stop()
 
         let running = try await GeoClueHarness.started()
-        let runningProvider = GeoClueLocationProvider { try DBusConnection.connect(address: running.busAddress) }
+        let runningProvider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: running.busAddress) }, clock: ContinuousClock())
         #expect(await runningProvider.isPresent() == true)
 
-        let noBus = GeoClueLocationProvider { try DBusConnection.connect(address: "unix:path=/nonexistent/bus") }
+        let noBus = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: "unix:path=/nonexistent/bus") }, clock: ContinuousClock())
         #expect(await noBus.isPresent() == false)
     }
 

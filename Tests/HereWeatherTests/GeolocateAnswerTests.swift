@@ -8,7 +8,7 @@ import Testing
 @Suite struct GeolocateAnswerTests {
     func read(accuracy: String) -> Result<(Coordinate, Double), WiFiError> {
         let body = #"{"location": {"lat": 52.52437, "lng": 13.41053}, "accuracy": \#(accuracy)}"#
-        return WiFiGeolocateExchange.read(HTTPResponse(status: 200, body: Data(body.utf8)), service: "geo.example", secrets: [])
+        return WiFiGeolocateExchange.read(HTTPResponse(status: 200, body: Data(body.utf8)), host: "geo.example", secrets: [])
     }
 
     @Test(arguments: ["1e308", "2.1e7", #""42""#, "0", "-5", "null", "[42]", "true"])
@@ -17,7 +17,7 @@ import Testing
             Issue.record("accuracy \(accuracy) was taken")
             return
         }
-        #expect(error == .serviceFailed(service: "geo.example", reason: "the answer holds no usable position and accuracy"))
+        #expect(error == .serviceFailed(host: "geo.example", reason: "the answer holds no usable position and accuracy"))
     }
 
     @Test(arguments: [("42", 42.0), ("0.5", 0.5), ("150000", 150_000.0), ("20000000", 20_000_000.0)])

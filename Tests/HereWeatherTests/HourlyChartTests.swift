@@ -55,11 +55,11 @@ import Testing
     @Test func chartOnlyOnATerminal() throws {
         let report = try FormatStringTests.report()
         let terminal = TextReport(location: FormatStringTests.tampa, report: report,
-                                  style: TerminalStyle.forOutput(isTerminal: true, environment: ["NO_COLOR": "1"]))
+                                  style: TerminalStyle.forOutput(isTerminal: true, environment: ["NO_COLOR": "1"]), now: Date())
         #expect(terminal.render(hourly: true).contains("█"))
         #expect(terminal.render(hourly: true).contains("Next 12 hours"), "the table stays under the chart")
         let piped = TextReport(location: FormatStringTests.tampa, report: report,
-                               style: TerminalStyle.forOutput(isTerminal: false, environment: [:]))
+                               style: TerminalStyle.forOutput(isTerminal: false, environment: [:]), now: Date())
         #expect(!piped.render(hourly: true).contains("█"))
         #expect(!terminal.render().contains("█"), "no chart without --hourly")
     }

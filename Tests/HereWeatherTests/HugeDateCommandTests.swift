@@ -129,7 +129,7 @@ import Testing
         }
         let key = WeatherCacheKey(provider: .openMeteo, coordinate: Coordinate(latitude: 27.9506, longitude: -82.4572),
                                   units: .metric, coordinateDecimals: 2)
-        let cache = WeatherCache(directory: runner.home.path + "/.cache/here-weather")
+        let cache = WeatherCache(directory: runner.home.path + "/.cache/here-weather", clock: ContinuousClock())
         try cache.store(WeatherCacheEntry(key: key, fetchedAt: Date(), serviceMaxAge: 1e300, recording: Data(body.utf8)))
         for arguments in [["--hourly", "--daily"], ["--waybar"], ["--json"]] {
             let result = try await runner.run(arguments)

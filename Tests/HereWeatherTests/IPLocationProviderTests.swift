@@ -32,11 +32,11 @@ import HereWeatherHTTP
     func target(_ service: IPService) -> String { "/" + service.rawValue + service.lookupPath }
 
     func provider(_ services: [IPService], on server: FixtureServer, token: String? = nil) -> IPLocationProvider {
-        IPLocationProvider(settings: settings(services, on: server, token: token), http: CurlHTTPClient())
+        IPLocationProvider(settings: settings(services, on: server, token: token), http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
     }
 
     func request(_ accuracy: DesiredAccuracy = .threeKilometres, seconds: Int = 60) -> LocationRequest {
-        LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(seconds))
+        LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(seconds), start: .now)
     }
 
     /// The reasons of the `ipLookupFailed` error `body` throws; records an issue otherwise.
@@ -151,7 +151,7 @@ import HereWeatherHTTP
     @Test func connectionRefusedIsAReason() async throws {
         let closed = try ClosedPort()  // held to the end: no other test's server can take the port
         defer { withExtendedLifetime(closed) {} }
-        let ip = IPLocationProvider(settings: settings([.ipwhois], at: closed.baseURL), http: CurlHTTPClient())
+        let ip = IPLocationProvider(settings: settings([.ipwhois], at: closed.baseURL), http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let port = closed.port
         let reasons = await failureReasons { try await ip.requestLocation(request()) }
         #expect(reasons == ["ipwho.is: connection refused by 127.0.0.1:\(port)"])
@@ -255,7 +255,7 @@ import HereWeatherHTTP
     @Test func noServicesConfiguredSaysSo() async throws {
         var settings = IPSettings()
         settings.services = []
-        let ip = IPLocationProvider(settings: settings, http: UnusedHTTPClient())
+        let ip = IPLocationProvider(settings: settings, http: UnusedHTTPClient(), clock: ContinuousClock())
         await #expect(throws: LocationError.ipLookupFailed(reasons: [])) { try await ip.requestLocation(request()) }
         #expect(LocationError.ipLookupFailed(reasons: []).message.contains("services is empty"))
     }
@@ -307,7 +307,7 @@ import HereWeatherHTTP
         settings.services = [.ipinfo, .ipApiCom]
         settings.settings[.ipApiCom] = IPServiceSettings(.ipApiCom, baseURL: "http://192.0.2.1")
         let http = RecordingHTTPClient()
-        let ip = IPLocationProvider(settings: settings, http: http, configPath: "/home/u/.config/here-weather/config.toml")
+        let ip = IPLocationProvider(settings: settings, http: http, configPath: "/home/u/.config/here-weather/config.toml", clock: ContinuousClock())
         do {
             _ = try await ip.requestLocation(request())
             Issue.record("expected the plain-http refusal")
@@ -330,9 +330,9 @@ import HereWeatherHTTP
     @Test func ipAPIComDefaultNeedsAllowPlainHTTP() throws {
         var settings = IPSettings()
         settings.services = [.ipApiCom]
-        #expect(throws: ConfigError.self) { try IPLocationProvider(settings: settings, http: UnusedHTTPClient()).validate() }
+        #expect(throws: ConfigError.self) { try IPLocationProvider(settings: settings, http: UnusedHTTPClient(), clock: ContinuousClock()).validate() }
         settings.settings[.ipApiCom] = IPServiceSettings(.ipApiCom, allowPlainHTTP: true)
-        try IPLocationProvider(settings: settings, http: UnusedHTTPClient()).validate()
+        try IPLocationProvider(settings: settings, http: UnusedHTTPClient(), clock: ContinuousClock()).validate()
     }
 
     @Test func baseURLsThatAreNotHTTPAreRefused() throws {
@@ -341,7 +341,7 @@ import HereWeatherHTTP
             settings.services = [.ipinfo]
             settings.settings[.ipinfo] = IPServiceSettings(.ipinfo, baseURL: url)
             #expect(throws: ConfigError.self, "\(url)") {
-                try IPLocationProvider(settings: settings, http: UnusedHTTPClient()).validate()
+                try IPLocationProvider(settings: settings, http: UnusedHTTPClient(), clock: ContinuousClock()).validate()
             }
         }
     }
@@ -351,7 +351,7 @@ import HereWeatherHTTP
         settings.services = [.ipwhois]
         settings.settings[.ipwhois] = IPServiceSettings(.ipwhois, baseURL: "http://user:s3cret@example.com/geo")
         do {
-            try IPLocationProvider(settings: settings, http: UnusedHTTPClient()).validate()
+            try IPLocationProvider(settings: settings, http: UnusedHTTPClient(), clock: ContinuousClock()).validate()
             Issue.record("expected the plain-http refusal")
         } catch let error as ConfigError {
             #expect(!error.message.contains("s3cret"))
@@ -375,7 +375,7 @@ import HereWeatherHTTP
     @Test func noRequestIsMadeUntilTheProviderIsAsked() async throws {
         let server = try FixtureServer(routes: [target(.ipinfo): .fixture("ip/ipinfo/success.json")])
         let http = RecordingHTTPClient()
-        let ip = IPLocationProvider(settings: settings([.ipinfo, .ipwhois], on: server), http: http)
+        let ip = IPLocationProvider(settings: settings([.ipinfo, .ipwhois], on: server), http: http, clock: ContinuousClock())
         try ip.validate()
         #expect(ip.source == .ip)
         try await Task.sleep(for: .milliseconds(100))

@@ -44,9 +44,9 @@ import Testing
     @Test func textReportUsesTheConfiguredSet() throws {
         let report = try FormatStringTests.report()
         let style = TerminalStyle(colour: false, glyphs: true)
-        let nerd = TextReport(location: FormatStringTests.tampa, report: report, style: style, output: .init(icons: .nerd)).render()
+        let nerd = TextReport(location: FormatStringTests.tampa, report: report, style: style, output: .init(icons: .nerd), now: Date()).render()
         #expect(nerd.contains("\u{E30D}  Mainly clear"))
-        let ascii = TextReport(location: FormatStringTests.tampa, report: report, style: style, output: .init(icons: .ascii)).render()
+        let ascii = TextReport(location: FormatStringTests.tampa, report: report, style: style, output: .init(icons: .ascii), now: Date()).render()
         #expect(ascii.contains("o  Mainly clear"))
     }
 
@@ -62,7 +62,7 @@ import Testing
     @Test func twelveHourClockInTheTextReport() throws {
         let report = try FormatStringTests.report()
         let text = TextReport(location: FormatStringTests.tampa, report: report, style: .plain,
-                              output: .init(clock: .twelveHour)).render(hourly: true)
+                              output: .init(clock: .twelveHour), now: Date()).render(hourly: true)
         #expect(text.contains("Sunrise 6:56 AM"))
         #expect(text.contains("Sunset 5:35 PM"))
         #expect(text.contains("Open-Meteo, 2:15 PM local time"))
@@ -72,36 +72,36 @@ import Testing
 
     @Test func twelveHourClockInFormatAndTooltip() throws {
         let fields = ReportFields(location: FormatStringTests.tampa, report: try FormatStringTests.report(),
-                                  output: .init(clock: .twelveHour))
+                                  output: .init(clock: .twelveHour), now: Date())
         #expect(try FormatString("%u-%s").render(fields) == "6:56 AM-5:35 PM")
         #expect(WaybarReport.tooltip(fields).contains("Sunrise 6:56 AM · Sunset 5:35 PM"))
     }
 
     @Test func textReportSaysWhenTheReportIsCached() throws {
         var report = try FormatStringTests.report()
-        let fresh = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        let fresh = TextReport(location: FormatStringTests.tampa, report: report, style: .plain, now: Date()).render()
         #expect(fresh.hasSuffix("Open-Meteo, 14:15 local time"))
         report.freshness = Freshness(cached: true, ageSeconds: 300, stale: false)
-        let cached = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        let cached = TextReport(location: FormatStringTests.tampa, report: report, style: .plain, now: Date()).render()
         #expect(cached.hasSuffix("Open-Meteo, 14:15 local time, cached 5 min ago"))
         report.freshness = Freshness(cached: true, ageSeconds: 4 * 3600, stale: true)
-        let stale = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        let stale = TextReport(location: FormatStringTests.tampa, report: report, style: .plain, now: Date()).render()
         #expect(stale.hasSuffix("Open-Meteo, 14:15 local time"), "a stale report's age is said once, on its offline line")
         #expect(stale.contains("\noffline: from 4 h ago\n"))
         // Seconds old and stale (a short max age): never "from 10 s ago" beside "cached just now".
         report.freshness = Freshness(cached: true, ageSeconds: 10, stale: true)
-        let recent = TextReport(location: FormatStringTests.tampa, report: report, style: .plain).render()
+        let recent = TextReport(location: FormatStringTests.tampa, report: report, style: .plain, now: Date()).render()
         #expect(recent.contains("\noffline: from 10 s ago\n") && !recent.contains("just now") && !recent.contains("cached"), "\(recent)")
     }
 
     @Test func waybarTooltipSaysAStaleReportsAgeAsTheTextReportDoes() throws {
         var report = try FormatStringTests.report()
         report.freshness = Freshness(cached: true, ageSeconds: 10, stale: true)
-        let tooltip = WaybarReport.tooltip(ReportFields(location: FormatStringTests.tampa, report: report))
+        let tooltip = WaybarReport.tooltip(ReportFields(location: FormatStringTests.tampa, report: report, now: Date()))
         #expect(tooltip.hasSuffix("\nOpen-Meteo, from 10 s ago (stale: the service could not be reached)"), "\(tooltip)")
         #expect(!tooltip.contains("updated now"))
         report.freshness = Freshness(cached: true, ageSeconds: 10, stale: false)
-        let fresh = WaybarReport.tooltip(ReportFields(location: FormatStringTests.tampa, report: report))
+        let fresh = WaybarReport.tooltip(ReportFields(location: FormatStringTests.tampa, report: report, now: Date()))
         #expect(fresh.hasSuffix("\nOpen-Meteo, updated now"), "\(fresh)")
     }
 

@@ -41,7 +41,7 @@ import Testing
 
     /// Runs `arguments` and returns stdout's one line, after checking the exit status.
     func output(_ runner: InProcessCommand, _ arguments: [String], status: Int32 = 0,
-                environment: [String: String] = [:], assembly: SystemAssembly = .live) async throws -> String {
+                environment: [String: String] = [:], assembly: SystemAssembly = .test()) async throws -> String {
         let result = try await runner.run(arguments, environment: environment, assembly: assembly)
         #expect(result.status == status, "\(arguments): \(result.stderr)")
         #expect(result.stdout.filter { $0 == "\n" }.count == 1, "one line: \(result.stdout)")
@@ -129,7 +129,7 @@ import Testing
     @Test func doctorMatchesTheSchema() async throws {
         let runner = try InProcessCommand()
         try runner.writeConfig(DoctorCommandTests.passFailAndSkip)
-        let checked = try await output(runner, ["doctor", "--json"], status: 1)
+        let checked = try await output(runner, ["doctor", "--json"], status: 1, assembly: .gpsdOnly)
         let broken = try InProcessCommand()
         try broken.writeConfig("version = 1\n[weather]\nunits = \"kelvinish\"\n")
         let failed = try await output(broken, ["doctor", "--json"], status: 78)
@@ -144,7 +144,7 @@ import Testing
         let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(harness.onlySourceConfig)
         harness.feed(Fixtures.url("nmea/simulated.nmea"))
-        let line = try await output(runner, ["where", "--json", "--timeout", "20"])
+        let line = try await output(runner, ["where", "--json", "--timeout", "20"], assembly: .gpsdOnly)
         #expect(line.contains(#""source":"gpsd""#))
         try await expectValid([line], as: "where")
     }

@@ -96,9 +96,9 @@ import HereWeatherCore
         let elsewhere = try await FakeLibGPS.library(.init(soname: "libgps.so.30", defines: ["SOCKET_OFFSET=200"]))
         let peer = try FakeTCPPeer(.init(greeting: [], closes: false))
         defer { peer.stop() }
-        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port), library: { LibGPS.find([elsewhere]) })
+        let provider = GPSDLocationProvider(host: "127.0.0.1", port: Int(peer.port), clock: ContinuousClock(), library: { LibGPS.find([elsewhere]) })
         let error = await #expect(throws: LocationError.self) {
-            try await provider.requestLocation(LocationRequest(desiredAccuracy: .any, timeout: .seconds(10), maxAge: nil))
+            try await provider.requestLocation(LocationRequest(desiredAccuracy: .any, timeout: .seconds(10), maxAge: nil, start: .now))
         }
         #expect(error == .libgpsUnusable(address: "127.0.0.1:\(peer.port)",
                                          problem: .socketNotFound(file: elsewhere, soname: "libgps.so.30"),

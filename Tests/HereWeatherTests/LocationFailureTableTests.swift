@@ -37,7 +37,7 @@ import Testing
         defer { withExtendedLifetime(closed) {} }
         let runner = try InProcessCommand()
         try runner.writeConfig(config(host: host, port: closed.port))
-        let result = try await runner.run(["where", "--timeout", "120"], killAfter: .seconds(180))
+        let result = try await runner.run(["where", "--timeout", "120"], killAfter: .seconds(180), assembly: .gpsdOnly)
         #expect(result.status == 75, "\(result.stderr)")
         #expect(result.stderr.contains("gpsd on \(host):\(closed.port) refused the connection: gpsd is not running there, or a firewall rejects it"),
                 "\(result.stderr)")
@@ -51,7 +51,7 @@ import Testing
         let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(GPSDFaultTests().config(port: harness.port, fallback: false))
         harness.feed(Fixtures.url("nmea/hdop-only.nmea"))
-        let result = try await runner.run(["where", "--accuracy", "10m", "--timeout", "4"], killAfter: .seconds(60))
+        let result = try await runner.run(["where", "--accuracy", "10m", "--timeout", "4"], killAfter: .seconds(60), assembly: .gpsdOnly)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("(does not meet the desired accuracy)"), "\(result.stdout)")
         #expect(result.stdout.contains("GPS (gpsd)"), "\(result.stdout)")
@@ -68,7 +68,7 @@ import Testing
         let twoHoursAgo = Date().timeIntervalSince1970 - 7300
         try #"{"version":1,"latitude":27.95,"longitude":-82.46,"accuracy_m":50,"timestamp":\#(twoHoursAgo),"source":"gpsd"}"#
             .write(to: memory, atomically: true, encoding: .utf8)
-        let result = try await runner.run(["where", "--timeout", "120"], killAfter: .seconds(180))
+        let result = try await runner.run(["where", "--timeout", "120"], killAfter: .seconds(180), assembly: .gpsdOnly)
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("gpsd is not running"), "\(result.stderr)")
         #expect(result.stderr.contains("The last location remembered (from GPS (gpsd)) is 2 h old, older than the max age of 300 s"),

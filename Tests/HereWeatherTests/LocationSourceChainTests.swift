@@ -51,7 +51,7 @@ import Testing
     }
 
     func request(seconds: Int = 5) -> LocationRequest {
-        LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds))
+        LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds), start: .now)
     }
 
     @Test func theFirstQualifyingFixEndsTheRequestWhicheverSourceGaveIt() async throws {
@@ -61,7 +61,7 @@ import Testing
             provider(.gpsd, after: 0, nil),   // would answer only at the 120 s deadline
             provider(.ip, after: 10, .success(fix(.ip, accuracy: 25_000, meets: false))),
             provider(.fixed, after: 50, .success(fix(.fixed, accuracy: 1000))),
-        ])
+        ], clock: ContinuousClock())
         let started = ContinuousClock.now
         let answer = try await chain.requestLocation(request(seconds: 120))
         #expect(answer.source == .fixed)
@@ -84,11 +84,11 @@ import Testing
         gpsd.present = false
         let asked = AskedSources()
         let chain = LocationSourceChain([gpsd, provider(.ip, after: 0, .success(fix(.ip, accuracy: 2_000)))],
-                                        authorizer: asked, skipsAbsentSources: true)
+                                        authorizer: asked, skipsAbsentSources: true, clock: ContinuousClock())
         #expect(try await chain.requestLocation(request()).source == .ip)
         #expect(asked.sources == [[.ip]], "one decision, about the present source only")
         #expect(counter.started == [.ip])
-        let configured = LocationSourceChain([gpsd], skipsAbsentSources: false)
+        let configured = LocationSourceChain([gpsd], skipsAbsentSources: false, clock: ContinuousClock())
         #expect(try await configured.requestLocation(request()).source == .gpsd, "a configured source is tried")
     }
 
@@ -144,7 +144,7 @@ import Testing
         let chain = LocationSourceChain([
             provider(.gpsd, after: 0, .failure(.gpsdNotRunning(address: "localhost:2947"))),
             provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
-        ])
+        ], clock: ContinuousClock())
         let started = ContinuousClock.now
         let answer = try await chain.requestLocation(request(seconds: 120))
         #expect(answer.source == .fixed)
@@ -156,7 +156,7 @@ import Testing
         let chain = LocationSourceChain([
             provider(.gpsd, after: 200, .failure(.gpsdNoReceiver(address: "localhost:2947"))),
             provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
-        ])
+        ], clock: ContinuousClock())
         #expect(try await chain.requestLocation(request()).source == .fixed)
     }
 
@@ -165,7 +165,7 @@ import Testing
             provider(.gpsd, after: 0, nil),   // never answers
             provider(.ip, after: 0, .success(fix(.ip, accuracy: 25_000, meets: false))),
             provider(.nmea, after: 0, .success(fix(.nmea, accuracy: 4_000, meets: false))),
-        ])
+        ], clock: ContinuousClock())
         let answer = try await chain.requestLocation(request(seconds: 1))
         #expect(answer.source == .nmea)
         #expect(!answer.meetsDesiredAccuracy)
@@ -175,7 +175,7 @@ import Testing
         let chain = LocationSourceChain([
             provider(.gpsd, after: 0, .failure(.gpsdNotRunning(address: "localhost:2947"))),
             provider(.fixed, after: 0, .failure(.noFixedLocation(configPath: "/x/config.toml"))),
-        ])
+        ], clock: ContinuousClock())
         do {
             _ = try await chain.requestLocation(request())
             Issue.record("expected an error")
@@ -191,7 +191,7 @@ import Testing
             provider(.gpsd, after: 0, .success(fix(.gpsd, accuracy: 5))),
             provider(.ip, after: 0, .success(fix(.ip, accuracy: 25_000, meets: false))),
             provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
-        ], authorizer: Refuse(refused: [.gpsd, .ip]))
+        ], authorizer: Refuse(refused: [.gpsd, .ip]), clock: ContinuousClock())
         let answer = try await chain.requestLocation(request())
         #expect(answer.source == .fixed)
         #expect(counter.started == [.fixed])
@@ -199,7 +199,7 @@ import Testing
 
     @Test func whenEverySourceIsRefusedTheRefusalIsTheError() async throws {
         let chain = LocationSourceChain([provider(.gpsd, after: 0, .success(fix(.gpsd, accuracy: 5)))],
-                                        authorizer: Refuse(refused: [.gpsd]))
+                                        authorizer: Refuse(refused: [.gpsd]), clock: ContinuousClock())
         await #expect(throws: PermissionError.self) { try await chain.requestLocation(request()) }
         #expect(counter.started.isEmpty)
     }
@@ -208,7 +208,7 @@ import Testing
         let chain = LocationSourceChain([
             provider(.fixed, after: 0, .success(fix(.fixed, accuracy: 1000))),
             provider(.gpsd, after: 0, nil),   // would wait for the 120 s deadline
-        ])
+        ], clock: ContinuousClock())
         let started = ContinuousClock.now
         _ = try await chain.requestLocation(request(seconds: 120))
         #expect(ContinuousClock.now - started < .seconds(60))

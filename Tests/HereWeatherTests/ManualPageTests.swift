@@ -90,10 +90,10 @@ import HereWeatherCore
         let pages = try await Self.pages()
         defer { try? FileManager.default.removeItem(at: pages.folder) }
         let files = try #require(Self.section("FILES", of: pages.command, heading: ".Sh "))
-        let paths = ConfigurationPaths(environment: ["HOME": "~"])
-        for path in [paths.configFile, WeatherCache(paths: paths).directory + "/",
-                     PermissionStore(environment: ["HOME": "~"]).path, LastLocationStore(paths: paths).path,
-                     WiFiNeighbourhoodMemory(paths: paths).path, WiFiNeighbourhoodMemory(paths: paths).keyPath,
+        let storage = RunStorage(environment: ["HOME": "~"])
+        for path in [storage.configFile, storage.cacheDirectory + "/",
+                     storage.permissions.path, storage.lastLocation.path,
+                     storage.wifiNeighbourhood.path, storage.wifiNeighbourhood.keyPath,
                      SystemPolicy.defaultPath] {
             #expect(files.contains(".It Pa \(path)\n"), "FILES lacks \(path)")
         }

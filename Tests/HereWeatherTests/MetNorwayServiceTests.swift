@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 
@@ -27,8 +28,8 @@ import HereWeatherHTTP
     }
 
     func provider(_ server: FixtureServer, contact: String? = contact, decimals: Int = 2) -> MetNorwayWeatherProvider {
-        MetNorwayWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(),
-                                 coordinateDecimals: decimals)
+        MetNorwayWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(clock: ContinuousClock()),
+                                 coordinateDecimals: decimals, clock: ContinuousClock())
     }
 
     /// A server like MET's: 403 without an identifying User-Agent, 304 for a matching
@@ -127,14 +128,14 @@ import HereWeatherHTTP
         #expect(server.requests.first?.hasSuffix(expected) == true)
         // Even were more allowed, MET gets no more than 4.
         let precise = MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: Self.contact,
-                                               http: CurlHTTPClient(), coordinateDecimals: 6)
+                                               http: CurlHTTPClient(clock: ContinuousClock()), coordinateDecimals: 6, clock: ContinuousClock())
         #expect(precise.requestURL(for: oslo).hasSuffix("lat=59.9139&lon=10.7522"))
     }
 
     @Test func forbiddenIsExplainedAsIdentification() async throws {
         // The server refuses what MET refuses: a request without an identifying User-Agent.
         let server = try Self.metServer()
-        let anonymous = try await CurlHTTPClient().get(HTTPRequest(
+        let anonymous = try await CurlHTTPClient(clock: ContinuousClock()).get(HTTPRequest(
             url: server.baseURL + Self.path + "?lat=59.91&lon=10.75", headers: [("User-Agent", "")],
             deadline: .now + .seconds(30)))
         #expect(anonymous.status == 403)
@@ -210,7 +211,7 @@ import HereWeatherHTTP
 
     @Test func cityNamesAreLookedUpWithOpenMeteoForServicesWithoutGeocoding() {
         for kind in [WeatherProviderKind.metNorway, .pirateWeather] {
-            let geocoder = ProviderFactory.geocoder(kind, config: Configuration(), environment: [:], http: CurlHTTPClient())
+            let geocoder = Run.test(system: .test()).geocoder(kind)
             #expect(geocoder is OpenMeteoGeocoder)
         }
     }

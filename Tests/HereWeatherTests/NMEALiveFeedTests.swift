@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aLiveFeedsFixIsCurrentOnArrivalWithTheReceiversDateKept() {
-        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max, live: true,
+        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1), start: .now), speed: .max, live: true,
                                     clock: TestClock(date: Self.arrival))
         guard case .answer(let location) = playback.take(fix(dated: true)) else { Issue.record("no answer"); return }
         #expect(location.timestamp == Self.arrival)
@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test func aDateTheFeedDidNotGiveIsNoReceiversDate() {
-        var playback = NMEAPlayback(request: LocationRequest(), speed: .max, live: true, clock: TestClock(date: Self.arrival))
+        var playback = NMEAPlayback(request: LocationRequest(start: .now), speed: .max, live: true, clock: TestClock(date: Self.arrival))
         guard case .answer(let location) = playback.take(fix(dated: false)) else { Issue.record("no answer"); return }
         #expect(location.receiverTime == nil)
         #expect(ReceiverClock.note(for: location) == nil)
     }
 
     @Test func aLogFileRunsOnItsOwnClock() {
-        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max)
+        var playback = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1), start: .now), speed: .max, clock: ContinuousClock())
         guard case .answer(let location) = playback.take(fix(dated: true)) else { Issue.record("no answer"); return }
         #expect(location.timestamp == Self.receiverDate)
         #expect(location.logClock == LogClock(start: Self.receiverDate, latest: Self.receiverDate))
@@ -55,7 +55,7 @@ import Testing
     /// Issue 35 A6: a live feed is an "NMEA device" in `where`, the report's origin and its
     /// replay note, never an "NMEA replay" or "NMEA log"; a log file still is one.
     @Test func aLiveFeedIsAnNMEADeviceAndALogAReplay() throws {
-        var live = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max, live: true,
+        var live = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1), start: .now), speed: .max, live: true,
                                 clock: TestClock(date: Self.arrival))
         guard case .answer(let device) = live.take(fix(dated: true)) else { Issue.record("no answer"); return }
         let source = LocationReport.text(device, now: Self.arrival.addingTimeInterval(2)).split(separator: "\n")
@@ -63,12 +63,12 @@ import Testing
         #expect(source?.hasSuffix(" NMEA device, 3D fix") == true, "\(String(describing: source))")
         #expect(Provenance.text(device, now: Self.arrival.addingTimeInterval(2)) == "NMEA device ±5 m, 2 s ago")
         let report = try FormatStringTests.report()
-        let text = TextReport(location: device, report: report, style: .plain).render()
+        let text = TextReport(location: device, report: report, style: .plain, now: Date()).render()
         #expect(!text.contains("NMEA log") && !text.contains("Replayed"), "\(text)")
 
-        var log = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max)
+        var log = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1), start: .now), speed: .max, clock: ContinuousClock())
         guard case .answer(let replayed) = log.take(fix(dated: true)) else { Issue.record("no answer"); return }
-        #expect(LocationReport.text(replayed).contains("Source:    NMEA replay, 3D fix"))
-        #expect(TextReport(location: replayed, report: report, style: .plain).render().contains("Replayed: NMEA log"))
+        #expect(LocationReport.text(replayed, now: Date()).contains("Source:    NMEA replay, 3D fix"))
+        #expect(TextReport(location: replayed, report: report, style: .plain, now: Date()).render().contains("Replayed: NMEA log"))
     }
 }

@@ -84,7 +84,7 @@ import Glibc
         defer { close(ends[0]); close(ends[1]) }
         // A line cut short by the deadline is not handed out.
         _ = "$GPGGA,1".withCString { Glibc.write(ends[1], $0, 8) }
-        var reader = NMEALineReader(fileDescriptor: ends[0], limit: NMEAReadLimit(deadline: .now + .milliseconds(200)))
+        var reader = NMEALineReader(fileDescriptor: ends[0], limit: NMEAReadLimit(deadline: .now + .milliseconds(200), clock: ContinuousClock()))
         #expect(reader.withNextLine { _ in () } == nil)
         #expect(reader.stopReason == .deadline && reader.bytesRead == 8)
         let cancellation = NMEACancellation()

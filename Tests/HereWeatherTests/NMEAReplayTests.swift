@@ -7,8 +7,8 @@ import Testing
 @Suite struct NMEAReplayTests {
     func replay(_ name: String, accuracy: DesiredAccuracy = .threeKilometres, timeout: Int = 10,
                 maxAge: Duration? = .seconds(300), speed: ReplaySpeed = .max) async throws -> Location {
-        let request = LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(timeout), maxAge: maxAge)
-        return try await NMEAReplayLocationProvider(path: Fixtures.url("nmea/\(name)").path, speed: speed)
+        let request = LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(timeout), maxAge: maxAge, start: .now)
+        return try await NMEAReplayLocationProvider(path: Fixtures.url("nmea/\(name)").path, speed: speed, clock: ContinuousClock())
             .requestLocation(request)
     }
 
@@ -76,12 +76,12 @@ import Testing
         // (The void epoch before it is the one gpsd learns the receiver's cycle from.)
         let log = NMEALog.void(at: "115959") + NMEALog.fix(at: "120000", gst: 40) + (1...600).map { NMEALog.void(at: String(format: "12%02d%02d", $0 / 60, $0 % 60)) }.joined()
         let file = try NMEALog.write(log)
-        let request = LocationRequest(desiredAccuracy: .within(metres: 10), timeout: .seconds(3600), maxAge: .seconds(300))
+        let request = LocationRequest(desiredAccuracy: .within(metres: 10), timeout: .seconds(3600), maxAge: .seconds(300), start: .now)
         await #expect(throws: LocationError.self) {
-            try await NMEAReplayLocationProvider(path: file.path).requestLocation(request)
+            try await NMEAReplayLocationProvider(path: file.path, clock: ContinuousClock()).requestLocation(request)
         }
-        let anyAge = LocationRequest(desiredAccuracy: .within(metres: 10), timeout: .seconds(3600), maxAge: nil)
-        let fix = try await NMEAReplayLocationProvider(path: file.path).requestLocation(anyAge)
+        let anyAge = LocationRequest(desiredAccuracy: .within(metres: 10), timeout: .seconds(3600), maxAge: nil, start: .now)
+        let fix = try await NMEAReplayLocationProvider(path: file.path, clock: ContinuousClock()).requestLocation(anyAge)
         #expect(!fix.meetsDesiredAccuracy)
         #expect(fix.timestamp == utc("2026-11-22T12:00:00"))
     }
@@ -126,7 +126,7 @@ import Testing
     @Test func unreadableInputsAreClearErrors() async throws {
         for path in ["/nonexistent/log.nmea", NSTemporaryDirectory()] {
             do {
-                _ = try await NMEAReplayLocationProvider(path: path).requestLocation(LocationRequest())
+                _ = try await NMEAReplayLocationProvider(path: path, clock: ContinuousClock()).requestLocation(LocationRequest(start: .now))
                 Issue.record("expected an error for \(path)")
             } catch let error as LocationError {
                 #expect(error.exitStatus == .noInput)
@@ -138,7 +138,7 @@ import Testing
     @Test func aCharacterDeviceIsReadAsALiveFeed() async throws {
         // /dev/null: a device that ends at once, so no fix rather than a refusal.
         do {
-            _ = try await NMEAReplayLocationProvider(path: "/dev/null").requestLocation(LocationRequest())
+            _ = try await NMEAReplayLocationProvider(path: "/dev/null", clock: ContinuousClock()).requestLocation(LocationRequest(start: .now))
             Issue.record("expected no fix")
         } catch let error as LocationError {
             #expect(error.exitStatus == .noLocation)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ import Glibc
 
     static func provider(_ server: FixtureServer, contact: String? = contact, decimals: Int = 2,
                          memory: NWSPointsMemory? = nil, now: Date = anHourAfterTheObservation) -> NWSWeatherProvider {
-        NWSWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(), coordinateDecimals: decimals,
+        NWSWeatherProvider(baseURL: server.baseURL, contact: contact, http: CurlHTTPClient(clock: ContinuousClock()), coordinateDecimals: decimals,
                            memory: memory, pause: { _ in }, clock: TestClock(date: now))
     }
 
@@ -123,7 +124,7 @@ import Glibc
         #expect(report.current.humidity == 60)
     }
 
-    /// The 2 h rule on the run's clock (`RunSystem.clock` through `ProviderFactory`), not the
+    /// The 2 h rule on the run's clock (`RunSystem.clock` through the `Run`), not the
     /// wall clock: an observation a second under 2 h old is the current conditions; at 2 h
     /// and a second over, this hour's forecast is.
     @Test(arguments: [(7199.0, true), (7200.0, false), (7201.0, false)])
@@ -136,7 +137,7 @@ import Glibc
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-nws-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let system = RunSystem.test(clock: TestClock(date: observation.addingTimeInterval(age)))
-        let provider = ProviderFactory.weatherProvider(.nws, config: config, environment: ["HOME": home], system: system)
+        let provider = Run.test(config, environment: ["HOME": home], system: system).weatherProvider(.nws)
         let report = try await provider.report(for: query())
         #expect(report.currentBasis == (observed ? .observation(station: "KTPA") : .forecast), "\(age) s old")
     }
@@ -255,7 +256,8 @@ import Glibc
         let report = try await Self.provider(server).report(for: query())
         #expect(report.hourly.count == 48)
         #expect(server.requests.contains("/gridpoints/TBW/71,98/forecast/hourly"))
-        let exchange = NWSExchange(baseURL: "https://mirror.example.org/nws/", userAgent: "", http: CurlHTTPClient(), pause: { _ in })
+        let exchange = NWSExchange(baseURL: "https://mirror.example.org/nws/", userAgent: "", http: CurlHTTPClient(clock: ContinuousClock()),
+                                   clock: ContinuousClock(), pause: { _ in })
         #expect(exchange.onBaseURL("https://api.weather.gov/gridpoints/TBW/71,98/forecast")
             == "https://mirror.example.org/nws/gridpoints/TBW/71,98/forecast")
         #expect(exchange.onBaseURL("https://api.weather.gov") == nil)
@@ -310,7 +312,7 @@ import Glibc
             return fail ? .fixture("weather/nws/problem-500-unexpected.json", status: 500) : nil
         }
         let pauses = Mutex<[Duration]>([])
-        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(),
+        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(clock: ContinuousClock()),
                                           pause: { duration in pauses.withLock { $0.append(duration) } },
                                           clock: TestClock(date: Self.anHourAfterTheObservation))
         let report = try await provider.report(for: query())
@@ -324,8 +326,8 @@ import Glibc
             request.target.hasPrefix("/points/") ? .fixture("weather/nws/problem-500-unexpected.json", status: 500) : nil
         }
         let pauses = Mutex<[Duration]>([])
-        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(),
-                                          pause: { duration in pauses.withLock { $0.append(duration) } })
+        let provider = NWSWeatherProvider(baseURL: server.baseURL, contact: Self.contact, http: CurlHTTPClient(clock: ContinuousClock()),
+                                          pause: { duration in pauses.withLock { $0.append(duration) } }, clock: ContinuousClock())
         let short = WeatherQuery(coordinate: Self.tampa, units: .metric, deadline: .now + .milliseconds(900))
         await #expect(throws: WeatherError.self) { try await provider.report(for: short) }
         #expect(pauses.withLock { $0 }.allSatisfy { $0 < .milliseconds(300) }, "at most a third of the time left")
@@ -343,7 +345,7 @@ import Glibc
     }
 
     @Test func aPlainHTTPBaseURLToAnotherHostIsRefused() async throws {
-        let provider = NWSWeatherProvider(baseURL: "http://nws.example.org", contact: Self.contact, http: CurlHTTPClient())
+        let provider = NWSWeatherProvider(baseURL: "http://nws.example.org", contact: Self.contact, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         #expect(throws: WeatherError.self) { try provider.checkConfigured() }
     }
 }

@@ -13,7 +13,7 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "list-as-strings.json")
         defer { service.stop() }
         do {
-            let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(30))
+            let found = try await NetworkManagerScanner(address: service.address, clock: ContinuousClock()).accessPoints(deadline: .now + .seconds(30))
             Issue.record("read \(found.count) access points from a list of the wrong type")
         } catch let error as WiFiError {
             #expect(error.message.contains("NetworkManager answered GetAllAccessPoints with a value of type `as`, not a list of object paths (`ao`)"),
@@ -28,7 +28,7 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "reads-refused.json")
         defer { service.stop() }
         do {
-            let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(30))
+            let found = try await NetworkManagerScanner(address: service.address, clock: ContinuousClock()).accessPoints(deadline: .now + .seconds(30))
             Issue.record("read \(found.count) access points from refused reads")
         } catch let error as WiFiError {
             #expect(error.message.contains("NetworkManager listed 5 access points, and 5 of them could not be read"), "\(error.message)")
@@ -42,7 +42,7 @@ import Testing
     @Test func everyAccessPointOfACrowdIsRead() async throws {
         let service = try await NetworkManagerService.started(fixture: "crowd-300.json")
         defer { service.stop() }
-        let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(60))
+        let found = try await NetworkManagerScanner(address: service.address, clock: ContinuousClock()).accessPoints(deadline: .now + .seconds(60))
         #expect(found.count == 301)
         let selection = WiFiSelection(found)
         #expect(selection.used.first?.macAddress == "f4:94:5f:76:4b:73", "the strongest of all is sent first")
@@ -54,7 +54,7 @@ import Testing
     @Test func aCrowdOfTenThousandIsReadInOneAnswer() async throws {
         let service = try await NetworkManagerService.started(fixture: "crowd-10000.json")
         defer { service.stop() }
-        let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(60))
+        let found = try await NetworkManagerScanner(address: service.address, clock: ContinuousClock()).accessPoints(deadline: .now + .seconds(60))
         #expect(found.count == 10_001)
         #expect(WiFiSelection(found).used.first?.macAddress == "f4:94:5f:76:4b:73")
         #expect(service.calls.contains("GetManagedObjects"))
@@ -66,7 +66,7 @@ import Testing
     @Test func accessPointsTheObjectManagerLeavesOutAreReadOneByOne() async throws {
         let service = try await NetworkManagerService.started(fixture: "object-manager-without-access-points.json")
         defer { service.stop() }
-        let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(30))
+        let found = try await NetworkManagerScanner(address: service.address, clock: ContinuousClock()).accessPoints(deadline: .now + .seconds(30))
         #expect(found.count == 12)
         #expect(found.contains { $0.macAddress.lowercased() == "f4:94:5f:76:4b:73" && $0.strength == 82 }, "\(found)")
         #expect(service.calls.contains("GetManagedObjects"), "the ObjectManager was asked first")

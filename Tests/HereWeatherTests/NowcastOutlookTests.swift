@@ -238,7 +238,7 @@ import Testing
         var report = try FormatStringTests.report("tampa-rain-in-30-min.json")
         report.nowcast = Nowcast(source: .openMeteo, stepSeconds: 900,
                                  steps: [Nowcast.Step(start: Self.now.addingTimeInterval(-890), intensity: 0)], issued: Self.now)
-        let text = TextReport(location: FormatStringTests.tampa, report: report, style: .plain)
+        let text = TextReport(location: FormatStringTests.tampa, report: report, style: .plain, now: Date())
         var at = text
         at.now = Self.now
         #expect(!at.render().contains("in the next"), "\(at.render())")

@@ -29,7 +29,7 @@ import HereWeatherHTTP
 
     @Test func openMeteoAsksForFifteenMinuteStepsAndReadsRainInThirtyMinutes() async throws {
         let server = try FixtureServer { $0.hasPrefix("/v1/forecast?") ? .fixture("weather/open-meteo/tampa-rain-in-30-min.json") : .notFound }
-        let report = try await OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient()).report(for: query(tampa))
+        let report = try await OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock()).report(for: query(tampa))
         let target = try #require(server.requests.first)
         let items = try #require(URLComponents(string: target)?.queryItems)
         #expect(items.first { $0.name == "minutely_15" }?.value == "precipitation,rain,snowfall,weather_code")
@@ -56,14 +56,14 @@ import HereWeatherHTTP
 
     @Test func openMeteoDryHorizon() async throws {
         let server = try FixtureServer { _ in .fixture("weather/open-meteo/tampa-dry-nowcast.json") }
-        let report = try await OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient()).report(for: query(tampa))
+        let report = try await OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock()).report(for: query(tampa))
         let outlook = try #require(report.nowcastOutlook(at: Self.tampaNow))
         #expect(outlook.isDry)
         #expect(outlook.horizonSeconds == 7200)
     }
 
     @Test func openMeteoBodiesWithoutTheBlockHaveNoNowcast() throws {
-        let report = try OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient())
+        let report = try OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient(), clock: ContinuousClock())
             .report(fromRecording: Fixtures.data("weather/open-meteo/tampa-metric.json"), units: .metric)
         #expect(report.nowcast == nil)
     }
@@ -87,7 +87,7 @@ import HereWeatherHTTP
 
     @Test func pirateWeatherKeepsTheMinutelyBlockAndReadsRainInThirtyMinutes() async throws {
         let server = try FixtureServer { _ in .fixture("weather/pirateweather/tampa-rain-in-30-min.json") }
-        let provider = PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: "key", http: CurlHTTPClient())
+        let provider = PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: "key", http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let report = try await provider.report(for: query(tampa))
         #expect(server.requests.first?.contains("exclude") == false)
         let nowcast = try #require(report.nowcast)
@@ -138,8 +138,8 @@ import HereWeatherHTTP
     /// to the query's deadline); a 1.5 s grace in real time can pass at load 15-20 before the
     /// nowcast's task gets a thread. The grace itself: `aHangingNowcastIsDroppedOnceTheGraceIsOver` below.
     func metno(_ server: FixtureServer, decimals: Int = 4) -> MetNorwayWeatherProvider {
-        MetNorwayWeatherProvider(baseURL: server.baseURL, contact: MetNorwayServiceTests.contact, http: CurlHTTPClient(),
-                                 coordinateDecimals: decimals, grace: CompanionGrace(clock: TestClock()))
+        MetNorwayWeatherProvider(baseURL: server.baseURL, contact: MetNorwayServiceTests.contact, http: CurlHTTPClient(clock: ContinuousClock()),
+                                 coordinateDecimals: decimals, clock: ContinuousClock(), grace: CompanionGrace(clock: TestClock()))
     }
 
     @Test func metNorwayAsksTheNowcastInsideItsAreaWithTheSameIdentification() async throws {
@@ -198,7 +198,8 @@ import HereWeatherHTTP
         let clock = TestClock()
         let notes = Mutex<[String]>([])
         let provider = MetNorwayWeatherProvider(baseURL: server.baseURL, contact: MetNorwayServiceTests.contact,
-                                                http: CurlHTTPClient(), grace: CompanionGrace(clock: clock) { note in
+                                                http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock(),
+                                                grace: CompanionGrace(clock: clock) { note in
                                                     notes.withLock { $0.append(note) }
                                                 })
         let started = ContinuousClock.now
@@ -288,7 +289,7 @@ import HereWeatherHTTP
     }
 
     @Test func aPlainLocationforecastRecordingStillReads() throws {
-        let report = try MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: "a@b.c", http: UnusedHTTPClient())
+        let report = try MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: "a@b.c", http: UnusedHTTPClient(), clock: ContinuousClock())
             .report(fromRecording: Fixtures.data("weather/metno/oslo-compact.json"), units: .metric)
         #expect(report.nowcast == nil)
         #expect(report.current.temperature == 2.9)
@@ -301,7 +302,7 @@ import HereWeatherHTTP
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-nowcast-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = TestClock()
-        let caching = CachingWeatherProvider(base: OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient()),
+        let caching = CachingWeatherProvider(base: OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock()),
                                              cache: WeatherCache(directory: directory, clock: clock),
                                              ttl: 3600, staleLimit: 21_600, coordinateDecimals: 2)
         _ = try await caching.fetch(query(tampa))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 
@@ -18,9 +19,8 @@ import HereWeatherHTTP
         var config = Configuration()
         config.weather.openWeatherMap.baseURL = server.baseURL
         config.weather.openWeatherMap.api = .onecall
-        return ProviderFactory.weatherProvider(.openWeatherMap, config: config,
-                                               environment: [Configuration.openWeatherMapKeyVariable: Self.key],
-                                               system: .test())
+        return Run.test(config, environment: [Configuration.openWeatherMapKeyVariable: Self.key], system: .test())
+            .weatherProvider(.openWeatherMap)
     }
 
     @Test func fetchesOneCallWithAlerts() async throws {
@@ -76,7 +76,7 @@ import HereWeatherHTTP
     }
 
     @Test func classicRecordingsStillReadAfterSwitching() throws {
-        let provider = OneCallWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: Self.key, http: CurlHTTPClient())
+        let provider = OneCallWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: Self.key, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let classic = try provider.report(fromRecording: Fixtures.data("weather/openweathermap/weather-tampa-metric.json"),
                                           units: .metric)
         #expect(classic.placeName == "Tampa")
@@ -86,8 +86,7 @@ import HereWeatherHTTP
     }
 
     @Test func classicRemainsTheDefault() throws {
-        let provider = ProviderFactory.weatherProvider(.openWeatherMap, config: Configuration(), environment: [:],
-                                                       system: .test())
+        let provider = Run.test(system: .test()).weatherProvider(.openWeatherMap)
         #expect(provider is OpenWeatherMapWeatherProvider)
     }
 }

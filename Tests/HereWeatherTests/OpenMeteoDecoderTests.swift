@@ -6,7 +6,7 @@ import Testing
 /// the fixture files (and the Fixtures README); instants were worked out from the local ISO
 /// times and `utc_offset_seconds` in the bodies.
 @Suite struct OpenMeteoDecoderTests {
-    let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient())
+    let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: UnusedHTTPClient(), clock: ContinuousClock())
 
     func decode(_ name: String, _ units: Units) throws -> WeatherReport {
         try provider.report(fromRecording: Fixtures.data("weather/open-meteo/\(name)"), units: units)
@@ -333,11 +333,11 @@ import Testing
         let body = try JSONSerialization.jsonObject(with: Fixtures.data("weather/open-meteo/\(name)")) as? [String: Any]
         let reason = try #require(body?["reason"] as? String)
         let error = try #require(throws: WeatherError.self) { try decode(name, .metric) }
-        guard case .serviceFailed(let service, _, let detail) = error else {
+        guard case .service(let service, .serviceFailed(_, let detail)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
-        #expect(service == "Open-Meteo")
+        #expect(service == .openMeteo)
         #expect(detail == reason)
         #expect(error.message.contains(reason))
         #expect(error.exitStatus == .serviceUnavailable)
@@ -348,11 +348,11 @@ import Testing
         let error = try #require(throws: WeatherError.self) {
             try provider.report(fromRecording: data, units: .metric)
         }
-        guard case .undecodable(let service, let reason) = error else {
+        guard case .service(let service, .undecodable(let reason)) = error else {
             Issue.record("expected undecodable, got \(error)")
             return
         }
-        #expect(service == "Open-Meteo")
+        #expect(service == .openMeteo)
         #expect(reason.contains("JSON"))
         #expect(error.message.contains("JSON"))
     }
@@ -362,7 +362,7 @@ import Testing
         let error = try #require(throws: WeatherError.self) {
             try provider.report(fromRecording: data, units: .metric)
         }
-        guard case .undecodable(_, let reason) = error else {
+        guard case .service(_, .undecodable(let reason)) = error else {
             Issue.record("expected undecodable, got \(error)")
             return
         }
@@ -375,7 +375,7 @@ import Testing
         let error = try #require(throws: WeatherError.self) {
             try provider.report(fromRecording: Data(#"{"latitude":1,"utc_offset_seconds":0}"#.utf8), units: .metric)
         }
-        guard case .undecodable = error else {
+        guard case .service(_, .undecodable) = error else {
             Issue.record("expected undecodable, got \(error)")
             return
         }
@@ -391,7 +391,7 @@ import Testing
     }
 
     @Test func requestURLImperialWithTrailingSlashBase() throws {
-        let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com/", http: UnusedHTTPClient())
+        let provider = OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com/", http: UnusedHTTPClient(), clock: ContinuousClock())
         let url = provider.requestURL(for: Coordinate(latitude: 27.950_6, longitude: -82.457_2), units: .imperial)
         #expect(url.hasPrefix("https://api.open-meteo.com/v1/forecast?"))
         #expect(!url.contains("com//v1"))

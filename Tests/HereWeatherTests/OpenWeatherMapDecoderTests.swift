@@ -13,7 +13,7 @@ private func number(_ value: Any?) -> Double? {
 /// calendar code rather than the decoder's own.
 @Suite struct OpenWeatherMapDecoderTests {
     let provider = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "unused",
-                                                 http: UnusedHTTPClient())
+                                                 http: UnusedHTTPClient(), clock: ContinuousClock())
 
     static func fixture(_ name: String) -> Data { Fixtures.data("weather/openweathermap/\(name)") }
 
@@ -275,11 +275,11 @@ private func number(_ value: Any?) -> Double? {
         let code = try #require(number(body["cod"]) ?? (body["cod"] as? String).flatMap(Double.init))
         let message = try #require(body["message"] as? String)
         let error = try #require(throws: WeatherError.self) { try decode(Self.fixture(name), .metric) }
-        guard case .serviceFailed(let service, let status, let detail) = error else {
+        guard case .service(let service, .serviceFailed(let status, let detail)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
-        #expect(service == "OpenWeatherMap")
+        #expect(service == .openWeatherMap)
         #expect(status == Int(code))
         #expect(detail == message)
     }
@@ -288,7 +288,7 @@ private func number(_ value: Any?) -> Double? {
         let error = try #require(throws: WeatherError.self) {
             try decode(Data(#"{"cod":"404","message":"city not found"}"#.utf8), .metric)
         }
-        guard case .serviceFailed(_, let status, let detail) = error else {
+        guard case .service(_, .serviceFailed(let status, let detail)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
@@ -301,7 +301,7 @@ private func number(_ value: Any?) -> Double? {
         let error = try #require(throws: WeatherError.self) {
             try decode(Self.combined(weather: "weather-tampa-metric.json", forecast: "error-404.json"), .metric)
         }
-        guard case .serviceFailed(_, let status, _) = error else {
+        guard case .service(_, .serviceFailed(let status, _)) = error else {
             Issue.record("expected serviceFailed, got \(error)")
             return
         }
@@ -311,21 +311,21 @@ private func number(_ value: Any?) -> Double? {
     @Test func nonJSONRecordingsAreUndecodable() throws {
         for (path, words) in [("weather/misc/truncated.json", "JSON"), ("weather/misc/captive-portal.html", "web page")] {
             let error = try #require(throws: WeatherError.self) { try decode(Fixtures.data(path), .metric) }
-            guard case .undecodable(let service, let reason) = error else {
+            guard case .service(let service, .undecodable(let reason)) = error else {
                 Issue.record("expected undecodable, got \(error)")
                 continue
             }
-            #expect(service == "OpenWeatherMap")
+            #expect(service == .openWeatherMap)
             #expect(reason.contains(words), "\(path)")
         }
     }
 
     @Test func missingKeyFailsBeforeAnyRequest() async throws {
-        let keyless = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "", http: UnusedHTTPClient())
+        let keyless = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org", apiKey: "", http: UnusedHTTPClient(), clock: ContinuousClock())
         let query = WeatherQuery(coordinate: Coordinate(latitude: 1, longitude: 2), units: .metric,
                                  deadline: .now + .seconds(5))
         let error = try await #require(throws: WeatherError.self) { try await keyless.report(for: query) }
-        guard case .missingKey = error else {
+        guard case .service(_, .missingKey) = error else {
             Issue.record("expected missingKey, got \(error)")
             return
         }
@@ -335,7 +335,7 @@ private func number(_ value: Any?) -> Double? {
     // MARK: Request URL
 
     @Test func requestURLHasRoundedCoordinatesUnitsAndKey() throws {
-        let slashed = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org/", apiKey: "k", http: UnusedHTTPClient())
+        let slashed = OpenWeatherMapWeatherProvider(baseURL: "https://api.openweathermap.org/", apiKey: "k", http: UnusedHTTPClient(), clock: ContinuousClock())
         let url = slashed.requestURL("weather", for: Coordinate(latitude: 27.950_6, longitude: -82.457_2),
                                      units: .imperial, key: "0123abcd")
         #expect(url == "https://api.openweathermap.org/data/2.5/weather?lat=27.95&lon=-82.46&units=imperial&appid=0123abcd")

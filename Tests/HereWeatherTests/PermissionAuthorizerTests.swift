@@ -207,13 +207,16 @@ import Testing
                            SystemPolicy.pathVariable: folder + "/policy.toml"]
         try "[location.gpsd]\npermission = \"restricted\"\n".write(toFile: folder + "/policy.toml", atomically: true, encoding: .utf8)
         let authorizer = try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml",
-                                                               environment: environment, asRoot: true)
+                                                               environment: environment, asRoot: true,
+                                                               store: RunStorage(environment: environment).permissions,
+                                                               prompt: ScriptedPrompt([]))
         #expect(authorizer.store.path == folder + "/state/here-weather/permissions.toml")
         #expect(authorizer.resolver.policy.restricted == [.gpsd])
         try "[location]\nenabled = \"no\"\n".write(toFile: folder + "/policy.toml", atomically: true, encoding: .utf8)
         #expect(throws: SystemPolicyError.self) {
             try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml", environment: environment,
-                                                  asRoot: true)
+                                                  asRoot: true, store: RunStorage(environment: environment).permissions,
+                                                  prompt: ScriptedPrompt([]))
         }
     }
 
@@ -224,15 +227,17 @@ import Testing
         #expect(pipe(&pipeEnds) == 0)
         defer { close(pipeEnds[0]); close(pipeEnds[1]) }
         let terminal = try PseudoTerminal()
-        #expect(FileDescriptorPrompt(input: terminal.slave, output: terminal.slave).isInteractive)
-        #expect(!FileDescriptorPrompt(input: pipeEnds[0], output: terminal.slave).isInteractive)
-        #expect(!FileDescriptorPrompt(input: terminal.slave, output: pipeEnds[1]).isInteractive)
+        let onTerminal = Console(sink: FileDescriptorOutput(terminal.slave), charset: .utf8, isTerminal: true)
+        let onPipe = Console(sink: FileDescriptorOutput(pipeEnds[1]), charset: .utf8, isTerminal: false)
+        #expect(TerminalPrompt(console: onTerminal, input: terminal.slave).isInteractive)
+        #expect(!TerminalPrompt(console: onTerminal, input: pipeEnds[0]).isInteractive)
+        #expect(!TerminalPrompt(console: onPipe, input: terminal.slave).isInteractive)
     }
 
     @Test func answeringYesOnARealTerminal() async throws {
         let run = try Run()
         let terminal = try PseudoTerminal()
-        let prompt = FileDescriptorPrompt(input: terminal.slave, output: terminal.slave)
+        let prompt = TerminalPrompt(terminal)
         terminal.type("maybe\ny\n")
         try await run.authorizer(prompt).authorize(.gpsd)
         let screen = try terminal.screen()
@@ -249,9 +254,18 @@ import Testing
         let run = try Run()
         let terminal = try PseudoTerminal()
         terminal.type("\u{04}")  // Ctrl-D on an empty line: end of input.
-        let prompt = FileDescriptorPrompt(input: terminal.slave, output: terminal.slave)
+        let prompt = TerminalPrompt(terminal)
         let error = await refusal { try await run.authorizer(prompt).authorize(.gpsd) }
         #expect(error == .unanswered(.gpsd))
         #expect(!FileManager.default.fileExists(atPath: run.storePath))
+    }
+}
+
+extension TerminalPrompt {
+    /// The real prompt on `terminal`: its question through a console on the terminal, the
+    /// answer read from it.
+    init(_ terminal: PseudoTerminal) {
+        self.init(console: Console(sink: FileDescriptorOutput(terminal.slave), charset: .utf8, isTerminal: true),
+                  input: terminal.slave)
     }
 }

@@ -83,9 +83,9 @@ import Testing
     // MARK: Remembered decisions
 
     @Test func theStoreLivesInXDGState() {
-        #expect(PermissionStore(environment: ["HOME": "/h"]).path == "/h/.local/state/here-weather/permissions.toml")
-        #expect(PermissionStore(environment: ["HOME": "/h", "XDG_STATE_HOME": "/s"]).path == "/s/here-weather/permissions.toml")
-        #expect(PermissionStore(environment: ["HOME": "/h", "XDG_STATE_HOME": "rel"]).path == "/h/.local/state/here-weather/permissions.toml")
+        #expect(RunStorage(environment: ["HOME": "/h"]).permissions.path == "/h/.local/state/here-weather/permissions.toml")
+        #expect(RunStorage(environment: ["HOME": "/h", "XDG_STATE_HOME": "/s"]).permissions.path == "/s/here-weather/permissions.toml")
+        #expect(RunStorage(environment: ["HOME": "/h", "XDG_STATE_HOME": "rel"]).permissions.path == "/h/.local/state/here-weather/permissions.toml")
     }
 
     @Test func decisionsRoundTripWithMode0600() throws {

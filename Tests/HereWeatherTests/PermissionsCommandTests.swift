@@ -199,9 +199,11 @@ import Testing
                            SystemPolicy.pathVariable: user.policyPath]
         let terminal = try PseudoTerminal()
         let made = try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: user.runner.configPath,
-                                                         environment: environment, asRoot: true)
+                                                         environment: environment, asRoot: true,
+                                                         store: RunStorage(environment: environment).permissions,
+                                                         prompt: ScriptedPrompt([]))
         let authorizer = TerminalPermissionAuthorizer(resolver: made.resolver, store: made.store,
-                                                      prompt: FileDescriptorPrompt(input: terminal.slave, output: terminal.slave))
+                                                      prompt: TerminalPrompt(terminal))
         terminal.type("y\n")
         try await authorizer.authorize(.gpsd)
         #expect(try terminal.screen().contains("[Y/n/o]: "))

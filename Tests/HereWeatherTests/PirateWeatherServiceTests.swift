@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 @testable import HereWeatherCore
 import HereWeatherHTTP
 
@@ -16,9 +17,9 @@ import HereWeatherHTTP
         WeatherQuery(coordinate: tampa, units: units, deadline: .now + .seconds(30))
     }
 
-    func provider(_ server: FixtureServer, key: String? = canary, http: any HTTPClient = CurlHTTPClient())
+    func provider(_ server: FixtureServer, key: String? = canary, http: any HTTPClient = CurlHTTPClient(clock: ContinuousClock()))
         -> PirateWeatherWeatherProvider {
-        PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: key, http: http)
+        PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: key, http: http, clock: ContinuousClock())
     }
 
     func expectNoKey(_ error: WeatherError, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -96,7 +97,7 @@ import HereWeatherHTTP
             _ = try await provider(server).report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .keyRejected = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .keyRejected) = error else { Issue.record("wrong error: \(error)"); return }
             #expect(error.exitStatus == .configuration)
             #expect(error.message.contains("PIRATEWEATHER_API_KEY"))
             expectNoKey(error)
@@ -129,7 +130,7 @@ import HereWeatherHTTP
             _ = try await provider(limited).report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .rateLimited = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .rateLimited) = error else { Issue.record("wrong error: \(error)"); return }
             expectNoKey(error)
         }
     }
@@ -149,11 +150,11 @@ import HereWeatherHTTP
         let closed = try ClosedPort()  // held to the end: no other test's server can take the port
         defer { withExtendedLifetime(closed) {} }
         do {
-            _ = try await PirateWeatherWeatherProvider(baseURL: closed.baseURL, apiKey: Self.canary, http: CurlHTTPClient())
+            _ = try await PirateWeatherWeatherProvider(baseURL: closed.baseURL, apiKey: Self.canary, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
                 .report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .unreachable = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .unreachable) = error else { Issue.record("wrong error: \(error)"); return }
             expectNoKey(error)
         }
     }
@@ -164,10 +165,10 @@ import HereWeatherHTTP
         config.weather.pirateWeather.baseURL = server.baseURL
         let environment = [Configuration.pirateWeatherKeyVariable: Self.canary]
         let lines = LogLines()
-        let http = LoggingHTTPClient(base: CurlHTTPClient(), secrets: ProviderFactory.secrets(config, environment: environment)) {
+        let http = LoggingHTTPClient(base: CurlHTTPClient(clock: ContinuousClock()), secrets: config.secrets(environment: environment)) {
             lines.append($0)
         }
-        let provider = ProviderFactory.weatherProvider(.pirateWeather, config: config, environment: environment, system: .test(http: http))
+        let provider = Run.test(config, environment: environment, system: .test(http: http)).weatherProvider(.pirateWeather)
         _ = try await provider.report(for: query())
         #expect(server.requests.first?.contains(Self.canary) == true, "the key was sent")
         let log = lines.all.joined(separator: "\n")
@@ -186,25 +187,25 @@ import HereWeatherHTTP
     }
 
     @Test func plainHTTPToARemoteHostIsRefusedBeforeAnyRequest() throws {
-        let http = CurlHTTPClient()
+        let http = CurlHTTPClient(clock: ContinuousClock())
         let remote: [any WeatherProvider] = [
-            PirateWeatherWeatherProvider(baseURL: "http://api.pirateweather.net", apiKey: Self.canary, http: http),
-            OneCallWeatherProvider(baseURL: "http://api.openweathermap.org", apiKey: Self.canary, http: http),
-            MetNorwayWeatherProvider(baseURL: "http://api.met.no", contact: "you@example.org", http: http),
+            PirateWeatherWeatherProvider(baseURL: "http://api.pirateweather.net", apiKey: Self.canary, http: http, clock: ContinuousClock()),
+            OneCallWeatherProvider(baseURL: "http://api.openweathermap.org", apiKey: Self.canary, http: http, clock: ContinuousClock()),
+            MetNorwayWeatherProvider(baseURL: "http://api.met.no", contact: "you@example.org", http: http, clock: ContinuousClock()),
         ]
         for provider in remote {
             do {
                 try provider.checkConfigured()
                 Issue.record("\(provider.kind) accepted plain http")
             } catch let error as WeatherError {
-                guard case .insecureBaseURL = error else { Issue.record("wrong error: \(error)"); continue }
+                guard case .service(_, .insecureBaseURL) = error else { Issue.record("wrong error: \(error)"); continue }
                 #expect(error.exitStatus == .configuration)
                 #expect(error.message.contains("https://"))
                 #expect(error.message.contains("\(provider.kind.rawValue).base_url"))
             }
         }
         for base in ["https://api.pirateweather.net", "http://127.0.0.1:8080", "http://localhost:9"] {
-            try PirateWeatherWeatherProvider(baseURL: base, apiKey: Self.canary, http: http).checkConfigured()
+            try PirateWeatherWeatherProvider(baseURL: base, apiKey: Self.canary, http: http, clock: ContinuousClock()).checkConfigured()
         }
     }
 

@@ -67,7 +67,7 @@ import Testing
         #expect(openWeatherMap.stdout == "Tampa, US\n", "\(openWeatherMap.stderr)")
         // A named fixed location is shown as named.
         try runner.writeConfig("[location.fixed]\nlatitude = 27.97\nlongitude = -82.44\nname = \"Home\"\n")
-        let fixed = try await runner.run(["--format", "%l"] + openMeteoTampa)
+        let fixed = try await runner.run(["--format", "%l"] + openMeteoTampa, assembly: .withoutDaemons)
         #expect(fixed.stdout == "Home\n", "\(fixed.stderr)")
     }
 

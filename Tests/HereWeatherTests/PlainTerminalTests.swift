@@ -171,9 +171,9 @@ import Testing
     @Test func anIPFixInASCII() {
         let fix = Location(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), horizontalAccuracy: 25_000,
                            timestamp: Date(), source: .ip, accuracyIsEstimate: true, service: "ipinfo.io")
-        #expect(Provenance.text(fix) == "IP lookup via ipinfo.io ≈ city, ≈±25 km")
-        #expect(Provenance.text(fix, charset: .ascii) == "IP lookup via ipinfo.io ~ city, ~+/-25 km")
-        #expect(Self.isASCII(LocationReport.text(fix, charset: .ascii)))
+        #expect(Provenance.text(fix, now: Date()) == "IP lookup via ipinfo.io ≈ city, ≈±25 km")
+        #expect(Provenance.text(fix, now: Date(), charset: .ascii) == "IP lookup via ipinfo.io ~ city, ~+/-25 km")
+        #expect(Self.isASCII(LocationReport.text(fix, now: Date(), charset: .ascii)))
         #expect(Formatting.coordinate(fix.coordinate, .ascii) == "27.9500N, 82.4600W")
     }
 }

@@ -40,7 +40,7 @@ struct PreconnectTests {
 
     /// The run's system: libcurl trusting the fixture server, and `gpsd`.
     static func system(gpsd: GPSDAfterAcceptance) -> SystemAssembly {
-        .test(.test(http: CurlHTTPClient(trust: CertificateTrust(bundle: TLSFixtureServer.certificate)), gpsd: { _ in gpsd }))
+        .test(.test(http: CurlHTTPClient(trust: CertificateTrust(bundle: TLSFixtureServer.certificate), clock: ContinuousClock()), gpsd: .standIn { _ in gpsd }))
     }
 
     @Test func oneConnectionServesThePreconnectAndTheRequest() async throws {
@@ -78,7 +78,7 @@ struct PreconnectTests {
 
     /// libcurl trusting the fixture server, with every preconnect it is asked for counted.
     final class CountingHTTPClient: HTTPClient {
-        let base = CurlHTTPClient(trust: CertificateTrust(bundle: TLSFixtureServer.certificate))
+        let base = CurlHTTPClient(trust: CertificateTrust(bundle: TLSFixtureServer.certificate), clock: ContinuousClock())
         private let asked = Mutex<(preconnects: Int, requests: Int)>((0, 0))
         var counts: (preconnects: Int, requests: Int) { asked.withLock { $0 } }
 

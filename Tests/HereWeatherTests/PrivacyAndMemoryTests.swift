@@ -9,14 +9,14 @@ import HereWeatherHTTP
 
     @Test func coordinateDecimalsLimitWhatServicesAreSent() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
-        let provider = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(), coordinateDecimals: 1)
+        let provider = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), coordinateDecimals: 1, clock: ContinuousClock())
         _ = try await provider.report(for: WeatherQuery(coordinate: Coordinate(latitude: 27.950612, longitude: -82.457178),
                                                         units: .metric, deadline: .now + .seconds(5)))
         #expect(server.requests.first?.contains("latitude=28&longitude=-82.5") == true, "\(server.requests)")
     }
 
     @Test func verboseRedactsKeysInQueriesAndAnywhereElse() {
-        let client = LoggingHTTPClient(base: CurlHTTPClient(), secrets: ["s3cr3t-token"]) { _ in }
+        let client = LoggingHTTPClient(base: CurlHTTPClient(clock: ContinuousClock()), secrets: ["s3cr3t-token"]) { _ in }
         let shown = client.redact("https://api.openweathermap.org/data/2.5/weather?lat=1&lon=2&appid=abcdef123&units=metric")
         #expect(shown == "https://api.openweathermap.org/data/2.5/weather?lat=1&lon=2&appid=[redacted]&units=metric")
         #expect(client.redact("https://ipinfo.io/json?token=s3cr3t-token") == "https://ipinfo.io/json?token=[redacted]")
@@ -92,8 +92,8 @@ import HereWeatherHTTP
         let store = store()
         store.save(gpsFix(age: 30))
         let provider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd],
-                                                   authorizer: AllowAllAuthorizer())
-        let fix = try await provider.requestLocation(LocationRequest(maxAge: .seconds(300)))
+                                                   authorizer: AllowAllAuthorizer(), clock: ContinuousClock())
+        let fix = try await provider.requestLocation(LocationRequest(maxAge: .seconds(300), start: .now))
         #expect(fix.source == .gpsd)
     }
 
@@ -117,8 +117,8 @@ import HereWeatherHTTP
         let asked = Location(coordinate: Coordinate(latitude: 40.0, longitude: -105.0), horizontalAccuracy: 3,
                              timestamp: Date(), source: .gpsd)
         let provider = RememberingLocationProvider(base: Answers(fix: asked), store: store, sources: memoryCase.sources,
-                                                   authorizer: AllowAllAuthorizer())
-        let fix = try await provider.requestLocation(LocationRequest(desiredAccuracy: memoryCase.accuracy, maxAge: .seconds(300)))
+                                                   authorizer: AllowAllAuthorizer(), clock: ContinuousClock())
+        let fix = try await provider.requestLocation(LocationRequest(desiredAccuracy: memoryCase.accuracy, maxAge: .seconds(300), start: .now))
         #expect(fix.coordinate == asked.coordinate, "\(memoryCase.why): the source was asked")
     }
 
@@ -134,8 +134,8 @@ import HereWeatherHTTP
         let store = store()
         store.save(gpsFix(age: 30))
         let provider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd],
-                                                   authorizer: AllowAllAuthorizer())
-        let fix = try await provider.requestLocation(LocationRequest(desiredAccuracy: accuracy, maxAge: .seconds(300)))
+                                                   authorizer: AllowAllAuthorizer(), clock: ContinuousClock())
+        let fix = try await provider.requestLocation(LocationRequest(desiredAccuracy: accuracy, maxAge: .seconds(300), start: .now))
         #expect(fix.coordinate == Coordinate(latitude: 27.95, longitude: -82.46))
         #expect(!fix.meetsDesiredAccuracy, "marked as the best to be had, not as meeting \(accuracy)")
     }
@@ -148,9 +148,9 @@ import HereWeatherHTTP
         let store = store()
         store.save(gpsFix(age: memoryCase.age))
         let provider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: memoryCase.sources,
-                                                   authorizer: AllowAllAuthorizer())
+                                                   authorizer: AllowAllAuthorizer(), clock: ContinuousClock())
         await #expect(throws: LocationError.self, "\(memoryCase.why)") {
-            try await provider.requestLocation(LocationRequest(desiredAccuracy: memoryCase.accuracy, maxAge: .seconds(300)))
+            try await provider.requestLocation(LocationRequest(desiredAccuracy: memoryCase.accuracy, maxAge: .seconds(300), start: .now))
         }
     }
 
@@ -158,16 +158,16 @@ import HereWeatherHTTP
         let store = store()
         store.save(gpsFix(age: 30))
         let offProvider = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd],
-                                                      authorizer: AllowAllAuthorizer())
+                                                      authorizer: AllowAllAuthorizer(), clock: ContinuousClock())
         await #expect(throws: LocationError.self) {
-            try await offProvider.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: nil))
+            try await offProvider.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: nil, start: .now))
         }
         struct Refuses: LocationAuthorizer {
             func authorize(_ sources: [LocationSource]) async -> [PermissionError?] { sources.map { _ in .needsDecision(sources) } }
         }
-        let refused = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd], authorizer: Refuses())
+        let refused = RememberingLocationProvider(base: MustNotRun(), store: store, sources: [.gpsd], authorizer: Refuses(), clock: ContinuousClock())
         await #expect(throws: LocationError.self) {
-            try await refused.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: .seconds(300)))
+            try await refused.requestLocation(LocationRequest(desiredAccuracy: .within(metres: 5), maxAge: .seconds(300), start: .now))
         }
     }
 
@@ -175,8 +175,8 @@ import HereWeatherHTTP
         let store = store()
         let fresh = gpsFix(age: 0, accuracy: 4)
         let provider = RememberingLocationProvider(base: Answers(fix: fresh), store: store, sources: [.gpsd],
-                                                   authorizer: AllowAllAuthorizer())
-        _ = try await provider.requestLocation(LocationRequest())
+                                                   authorizer: AllowAllAuthorizer(), clock: ContinuousClock())
+        _ = try await provider.requestLocation(LocationRequest(start: .now))
         #expect(store.load()?.horizontalAccuracy == 4)
     }
 
@@ -197,7 +197,7 @@ import HereWeatherHTTP
         let result = try await runner.run(["where", "--json", "--source", "fixed"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect((result.json?["location"] as? [String: Any])?["source"] as? String == "fixed")
-        let gpsdOnly = try await runner.run(["where", "--source", "gpsd"])
+        let gpsdOnly = try await runner.run(["where", "--source", "gpsd"], assembly: .gpsdOnly)
         #expect(gpsdOnly.status == 75)
         #expect(gpsdOnly.stderr.contains("gpsd is not running on 127.0.0.1:1"))
     }

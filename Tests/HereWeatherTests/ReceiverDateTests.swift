@@ -100,7 +100,7 @@ import Testing
         defer { peer.stop() }
         let runner = try InProcessCommand(queued: false)
         try runner.writeConfig(gpsdConfig(port: peer.port))
-        let result = try await runner.run(["where", "--json", "--timeout", "20"], killAfter: .seconds(180))
+        let result = try await runner.run(["where", "--json", "--timeout", "20"], killAfter: .seconds(180), assembly: .gpsdOnly)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("closed the connection"), "\(result.stderr)")
         let location = result.json?["location"] as? [String: Any]
@@ -116,7 +116,7 @@ import Testing
         let clock = TestClock()
         let vacated = try ClosedPort()
         defer { withExtendedLifetime(vacated) {} }
-        let system = RunSystem.test(gpsd: { GPSDLocationProvider(host: $0.host, port: $0.port, clock: clock) },
+        let system = RunSystem.test(gpsd: .libgps(clock: clock),
                                     clock: clock)
         let runner = try InProcessCommand()
         try runner.writeConfig(gpsdConfig(port: peer.port))
@@ -152,7 +152,7 @@ import Testing
         let tomorrow = Date().timeIntervalSince1970 + 86_400
         try #"{"version":1,"latitude":27.95,"longitude":-82.46,"accuracy_m":50,"timestamp":\#(tomorrow),"source":"gpsd"}"#
             .write(to: memory, atomically: true, encoding: .utf8)
-        let result = try await runner.run(["where", "--json", "--timeout", "120"], killAfter: .seconds(180))
+        let result = try await runner.run(["where", "--json", "--timeout", "120"], killAfter: .seconds(180), assembly: .gpsdOnly)
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("gpsd is not running"), "\(result.stderr)")
         #expect(result.stderr.contains("is dated after this machine's clock (was the clock set back?)"), "\(result.stderr)")

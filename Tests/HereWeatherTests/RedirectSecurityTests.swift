@@ -11,7 +11,7 @@ import Glibc
 @Suite struct RedirectSecurityTests {
     typealias TLSServer = TLSFixtureServer
 
-    let client = CurlHTTPClient(trust: CertificateTrust(bundle: TLSServer.certificate))
+    let client = CurlHTTPClient(trust: CertificateTrust(bundle: TLSServer.certificate), clock: ContinuousClock())
 
     func get(_ url: String) async throws -> HTTPResponse {
         try await client.get(HTTPRequest(url: url, deadline: .now + .seconds(30)))
@@ -35,7 +35,7 @@ import Glibc
             try await get(tls.baseURL + "/to?url=" + target)
         }
         #expect(plain.requests.isEmpty, "the plain-http server saw nothing")
-        let message = WeatherError.unreachable(service: "Open-Meteo", .insecureRedirect("api.open-meteo.com")).message
+        let message = WeatherError.service(.openMeteo, .unreachable(.insecureRedirect("api.open-meteo.com"))).message
         #expect(message.contains("redirected the https request to plain http, which is refused"))
     }
 

@@ -25,7 +25,7 @@ import Testing
         try runner.writeConfig(RunSystemTests.gpsdConfig)
         let clock = TestClock()
         let gpsd = GPSDThatStops(clock: clock)
-        let assembly = SystemAssembly.test(.test(gpsd: { _ in gpsd }, clock: clock))
+        let assembly = SystemAssembly.test(.test(gpsd: .standIn { _ in gpsd }, clock: clock))
         let live = try await runner.run(["where", "--json", "--accuracy", "10m"], assembly: assembly)
         #expect(live.status == 0, "\(live.stderr)")
         #expect((live.json?["location"] as? [String: Any])?["remembered"] as? Bool == false)

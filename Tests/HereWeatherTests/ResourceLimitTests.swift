@@ -129,7 +129,7 @@ import Testing
         // What may be replaced still says how.
         #expect(ConfigError.unreadable(path: path, reason: TextFile.notRegular).message.contains("config init --force"))
         #expect(HTTPError.noResources(ResourceShortage.thread(EAGAIN)).advice == ResourceShortage.advice)
-        #expect(WeatherError.unreachable(service: "Open-Meteo", .noResources(ResourceShortage.thread(EAGAIN))).message
+        #expect(WeatherError.service(.openMeteo, .unreachable(.noResources(ResourceShortage.thread(EAGAIN)))).message
                 == "Cannot reach Open-Meteo: \(ResourceShortage.thread(EAGAIN)). \(ResourceShortage.advice)")
     }
 
@@ -141,18 +141,18 @@ import Testing
         var settings = IPSettings()
         settings.services = [.ipinfo, .ipwhois]
         let shortage = HTTPError.noResources(ResourceShortage.thread(code))
-        let provider = IPLocationProvider(settings: settings, http: RefusingHTTPClient(error: shortage))
+        let provider = IPLocationProvider(settings: settings, http: RefusingHTTPClient(error: shortage), clock: ContinuousClock())
         let error = await #expect(throws: LocationError.self) {
-            try await provider.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5)))
+            try await provider.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5), start: .now))
         }
         let message = try #require(error).message
         #expect(message == "No IP location: ipinfo.io: \(ResourceShortage.thread(code)); ipwho.is: \(ResourceShortage.thread(code)). "
                 + ResourceShortage.advice)
         #expect(!message.contains("network"), "\(message)")
         // Any other failure still points at the network.
-        let refused = IPLocationProvider(settings: settings, http: RefusingHTTPClient(error: .connectionRefused("ipinfo.io")))
+        let refused = IPLocationProvider(settings: settings, http: RefusingHTTPClient(error: .connectionRefused("ipinfo.io")), clock: ContinuousClock())
         let other = await #expect(throws: LocationError.self) {
-            try await refused.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5)))
+            try await refused.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(5), start: .now))
         }
         #expect(try #require(other).message.contains("Check the network connection"))
     }

@@ -16,6 +16,8 @@ struct RunSystemTests {
         }
     }
 
+    static let console = Console(sink: CapturedOutput(), charset: .utf8, isTerminal: false)
+
     static let gpsdConfig = """
         version = 1
         [location]
@@ -30,7 +32,7 @@ struct RunSystemTests {
         let runner = try InProcessCommand()
         try runner.writeConfig(Self.gpsdConfig)
         let made = Mutex<[String]>([])
-        let system = RunSystem.test(gpsd: { settings in
+        let system = RunSystem.test(gpsd: .standIn { settings in
             made.withLock { $0.append("\(settings.host):\(settings.port)") }
             return ScriptedGPSD()
         })
@@ -45,7 +47,7 @@ struct RunSystemTests {
     @Test func doctorProbesTheSourcesOfTheSystem() async throws {
         let runner = try InProcessCommand()
         try runner.writeConfig(Self.gpsdConfig + "\n[weather.open-meteo]\nbase_url = \"http://127.0.0.1:1\"\n")
-        let result = try await runner.run(["doctor", "--json"], assembly: .test(.test(gpsd: { _ in ScriptedGPSD() })))
+        let result = try await runner.run(["doctor", "--json"], assembly: .test(.test(gpsd: .standIn { _ in ScriptedGPSD() })))
         let checks = try #require(result.json?["checks"] as? [[String: Any]], "\(result.stdout)")
         let gpsd = try #require(checks.first { $0["name"] as? String == "gpsd" })
         #expect(gpsd["status"] as? String == "ok", "\(gpsd)")
@@ -74,9 +76,9 @@ struct RunSystemTests {
 
     @Test func theLiveAssemblyRefusesACABundleThatCannotBeRead() throws {
         #expect(throws: (any Error).self) {
-            _ = try SystemAssembly.live.assemble(["CURL_CA_BUNDLE": "/nonexistent/ca.pem"])
+            _ = try SystemAssembly.live.assemble(["CURL_CA_BUNDLE": "/nonexistent/ca.pem"], Self.console)
         }
-        let system = try SystemAssembly.live.assemble([:])
+        let system = try SystemAssembly.live.assemble([:], Self.console)
         #expect(system.clock is ContinuousClock)
     }
 }

@@ -16,26 +16,26 @@ import HereWeatherHTTP
     @Test func everyKindOfServiceQuotesTheSameWordsFromAnErrorBody() async throws {
         let server = try FixtureServer { _ in .json(503, Self.body) }
         defer { server.stop() }
-        let http = CurlHTTPClient()
+        let http = CurlHTTPClient(clock: ContinuousClock())
 
-        let weather = PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: Self.secret, http: http)
+        let weather = PirateWeatherWeatherProvider(baseURL: server.baseURL, apiKey: Self.secret, http: http, clock: ContinuousClock())
         let query = WeatherQuery(coordinate: Coordinate(latitude: 27.95, longitude: -82.46), units: .metric,
                                  deadline: .now + .seconds(30))
         do {
             _ = try await weather.fetch(query)
             Issue.record("expected the service's failure")
-        } catch WeatherError.serviceFailed(let service, let status, let detail) {
-            #expect(service == "Pirate Weather" && status == 503 && detail == Self.words)
+        } catch WeatherError.service(let service, .serviceFailed(let status, let detail)) {
+            #expect(service == .pirateWeather && status == 503 && detail == Self.words)
         }
 
         let geocoder = OpenWeatherMapGeocoder(baseURL: server.baseURL, apiKey: Self.secret, http: http)
-        await #expect(throws: GeocodingError.serviceFailed(service: "OpenWeatherMap geocoding", status: 503, detail: Self.words)) {
+        await #expect(throws: GeocodingError.service(.openWeatherMap, .serviceFailed(status: 503, detail: Self.words))) {
             _ = try await geocoder.search(try #require(CityQuery("Tampa")), deadline: .now + .seconds(30))
         }
 
-        let ip = IPLocationProvider(settings: Self.ipSettings(.ipinfo, baseURL: server.baseURL, token: Self.secret), http: http)
+        let ip = IPLocationProvider(settings: Self.ipSettings(.ipinfo, baseURL: server.baseURL, token: Self.secret), http: http, clock: ContinuousClock())
         await #expect(throws: LocationError.ipLookupFailed(reasons: ["ipinfo.io: server error (HTTP 503): " + Self.words])) {
-            _ = try await ip.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(30)))
+            _ = try await ip.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(30), start: .now))
         }
     }
 
@@ -43,16 +43,16 @@ import HereWeatherHTTP
     @Test func aCancelledRequestIsCancellationForEveryKindOfService() async throws {
         let server = try FixtureServer { _ in .hang }
         defer { server.stop() }
-        let http = CurlHTTPClient()
+        let http = CurlHTTPClient(clock: ContinuousClock())
         let deadline = ContinuousClock.now + .seconds(60)
         let settings = Self.ipSettings(.ipwhois, baseURL: server.baseURL)
         let requests: [@Sendable () async throws -> Void] = [
-            { _ = try await OpenMeteoWeatherProvider(baseURL: server.baseURL, http: http)
+            { _ = try await OpenMeteoWeatherProvider(baseURL: server.baseURL, http: http, clock: ContinuousClock())
                 .fetch(WeatherQuery(coordinate: Coordinate(latitude: 1, longitude: 2), units: .metric, deadline: deadline)) },
             { _ = try await OpenMeteoGeocoder(baseURL: server.baseURL, http: http)
                 .search(CityQuery("Tampa")!, deadline: deadline) },
-            { _ = try await IPLocationProvider(settings: settings, http: http)
-                .requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(60))) },
+            { _ = try await IPLocationProvider(settings: settings, http: http, clock: ContinuousClock())
+                .requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(60), start: .now)) },
         ]
         for (index, request) in requests.enumerated() {
             let task = Task { try await request() }

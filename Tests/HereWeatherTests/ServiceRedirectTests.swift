@@ -67,11 +67,11 @@ import HereWeatherHTTP
     @Test func aGeocodingRedirectToAnotherHostIsAnError() async throws {
         let elsewhere = try FixtureServer(routes: ["/v1/search": .fixture("geocoding/open-meteo/melbourne.json")])
         let server = try FixtureServer { target in Self.moved(to: elsewhere.baseURL + target, status: 308) }
-        let geocoder = OpenMeteoGeocoder(baseURL: server.baseURL, http: CurlHTTPClient())
-        let provider = CitySearchLocationProvider(query: try #require(CityQuery("Melbourne")), geocoder: geocoder)
+        let geocoder = OpenMeteoGeocoder(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()))
+        let provider = CitySearchLocationProvider(query: try #require(CityQuery("Melbourne")), geocoder: geocoder, clock: ContinuousClock())
         do {
             _ = try await provider.requestLocation(LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(30),
-                                                                   maxAge: .seconds(300)))
+                                                                   maxAge: .seconds(300), start: .now))
             Issue.record("the redirect was followed")
         } catch let error as GeocodingError {
             #expect(error.message.contains("redirected the request to \(elsewhere.baseURL) (HTTP 308)"), "\(error.message)")
@@ -85,7 +85,7 @@ import HereWeatherHTTP
             if target.hasPrefix("/alerts/") { return Self.moved(to: elsewhere.baseURL + target) }
             return .fixture("weather/open-meteo/tampa-metric.json")
         }
-        let fetcher = NWSAlertsFetcher(baseURL: server.baseURL, contact: nil, http: CurlHTTPClient())
+        let fetcher = NWSAlertsFetcher(baseURL: server.baseURL, contact: nil, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let body = try await fetcher.body(for: Coordinate(latitude: 27.95, longitude: -82.46), deadline: .now + .seconds(30))
         #expect(body == nil)
         #expect(elsewhere.requests.isEmpty)

@@ -12,36 +12,44 @@ import Glibc
 
     @Test func drawsAFrameAndErasesItOnStop() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("fetching weather from Open-Meteo…", descriptor: terminal.slave)
+        let spinner = Spinner("fetching weather from Open-Meteo…", ascii: false, console: Self.console(terminal))
         spinner.redraw()
         spinner.update("next step…")
         spinner.redraw()
         spinner.stop()
         spinner.redraw()  // after stop: nothing
         let screen = try terminal.screen()
-        #expect(screen == Spinner.clearLine + "⠋ fetching weather from Open-Meteo…"
-                + Spinner.clearLine + "⠙ next step…" + Spinner.clearLine)
+        #expect(screen == Console.clearLine + "⠋ fetching weather from Open-Meteo…"
+                + Console.clearLine + "⠙ next step…" + Console.clearLine)
     }
 
     @Test func stopWithoutAFrameWritesNothing() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", descriptor: terminal.slave)
+        let spinner = Spinner("waiting…", ascii: false, console: Self.console(terminal))
         spinner.stop()
         spinner.stop()
         #expect(try terminal.screen() == "")
     }
 
-    @Test func pausedErasesTheLineAndHoldsFrames() throws {
+    /// A console on `terminal`, as the run's is on its stderr.
+    static func console(_ terminal: PseudoTerminal) -> Console {
+        Console(sink: FileDescriptorOutput(terminal.slave), charset: .utf8, isTerminal: true)
+    }
+
+    /// A question erases the frame, and no frame is drawn while it waits for its answer.
+    @Test func aQuestionErasesTheLineAndHoldsFrames() throws {
         let terminal = try PseudoTerminal()
-        let spinner = Spinner("waiting…", descriptor: terminal.slave, ascii: true)
+        let console = Self.console(terminal)
+        let spinner = Spinner("waiting…", ascii: true, console: console)
         spinner.redraw()
-        spinner.whilePaused {
+        let answer = console.ask("Allow?") {
             spinner.redraw()  // held: a question is on the line
-            _ = "Allow?".withCString { write(terminal.slave, $0, 6) }
+            return "y"
         }
+        #expect(answer == "y")
         spinner.stop()
         // ASCII frames draw an ASCII message: "…" is "..." (TextCharset).
-        #expect(try terminal.screen() == Spinner.clearLine + "| waiting..." + Spinner.clearLine + "Allow?")
+        #expect(try terminal.screen() == Console.clearLine + "| waiting..." + Console.clearLine + "Allow?")
     }
 
     @Test func policy() {
@@ -74,21 +82,24 @@ import Glibc
                                          terminal: .init(standardError: true))
     }
 
-    /// `onATerminal` on a test clock: the replay and its deadline wait on that clock, which moves
-    /// past the deadline only once the spinner's line is on the terminal. On the real clock a
-    /// loaded machine ended the 1 s deadline before the spinner's first frame (its task had no
-    /// thread yet), and the test failed for want of a spinner.
+    /// Runs `arguments` in-process with stderr a terminal (`TERM=xterm`) on a test clock that
+    /// stands still: the replay's pace and deadline are on it, so the run waits until the
+    /// spinner's first frame is on stderr; then the clock passes the deadline and the run ends
+    /// with its error. (On real time, a loaded machine once ended the 1 s run before the first
+    /// frame, 100 ms in, was drawn.)
     static func spinnerThenDeadline(_ arguments: [String]) async throws -> InProcessCommand.Result {
-        let clock = TestClock(), screen = CapturedOutput()
-        async let run = InProcessCommand().run(arguments, environment: ["TERM": "xterm"], killAfter: TestLimits.longestRun,
-                                               terminal: .init(standardError: true), standardError: screen,
-                                               assembly: .test(.test(clock: clock)))
-        let shown = ContinuousClock.now + TestLimits.longestRun
-        while !screen.text.contains("reading the NMEA source…"), ContinuousClock.now < shown {
+        let clock = TestClock()
+        let standardError = CapturedOutput()
+        let runner = try InProcessCommand()
+        async let result = runner.run(arguments, environment: ["TERM": "xterm"], killAfter: .seconds(120),
+                                      terminal: .init(standardError: true), standardError: standardError,
+                                      assembly: .test(RunSystem.test(clock: clock)))
+        let end = ContinuousClock.now + TestLimits.longestRun
+        while !standardError.text.contains("…"), ContinuousClock.now < end {
             try await Task.sleep(for: .milliseconds(10))
         }
         clock.advance(by: .seconds(2))
-        return try await run
+        return try await result
     }
 
     @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
@@ -96,7 +107,7 @@ import Glibc
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
-        let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
+        let erased = try #require(screen.range(of: Console.clearLine, options: .backwards))
         let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
         #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
     }
@@ -105,7 +116,7 @@ import Glibc
         for mode in [["--json"], ["--format", "%t"], ["--waybar"]] {
             let screen = try await Self.onATerminal(slowRun + mode).stderr
             #expect(!screen.contains("reading the NMEA source"), "\(mode): \(screen.debugDescription)")
-            #expect(!screen.contains(Spinner.clearLine), "\(mode)")
+            #expect(!screen.contains(Console.clearLine), "\(mode)")
         }
     }
 }
@@ -119,7 +130,7 @@ import Glibc
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
-        let erased = try #require(screen.range(of: Spinner.clearLine, options: .backwards))
+        let erased = try #require(screen.range(of: Console.clearLine, options: .backwards))
         let message = try #require(screen.range(of: "here-weather: No NMEA fix"))
         #expect(erased.upperBound == message.lowerBound, "the line is cleared right before the error")
     }
@@ -130,6 +141,6 @@ import Glibc
         for mark in SpinnerOutputTests.spinnerMarks { #expect(!result.stderr.contains(mark), "\(mark.debugDescription) in stderr") }
         let screen = try await SpinnerOutputTests.onATerminal(slowWhere + ["--json"]).stderr
         #expect(!screen.contains("reading the NMEA source"), "\(screen.debugDescription)")
-        #expect(!screen.contains(Spinner.clearLine))
+        #expect(!screen.contains(Console.clearLine))
     }
 }

@@ -143,16 +143,16 @@ import Testing
 
     @Test func theStaleMarkerSaysHowOld() throws {
         var report = try FormatStringTests.report()
-        let fresh = ReportFields(location: FormatStringTests.tampa, report: report)
+        let fresh = ReportFields(location: FormatStringTests.tampa, report: report, now: Date())
         #expect(fresh.staleMarker == "")
         #expect(try FormatString("%t%O").render(fresh) == "26.8°C")
         report.freshness = Freshness(cached: true, ageSeconds: 3 * 3600 + 60, stale: true)
-        let stale = ReportFields(location: FormatStringTests.tampa, report: report)
+        let stale = ReportFields(location: FormatStringTests.tampa, report: report, now: Date())
         #expect(try FormatString("%c %t").render(stale) == "☀️ 26.8°C (offline 3 h)")
         #expect(try FormatString("%t %a").render(stale) == "26.8°C 3 h (offline 3 h)")
         // A cached report that is still fresh is not stale: no marker.
         report.freshness = Freshness(cached: true, ageSeconds: 300, stale: false)
-        #expect(try FormatString("%c %t").render(ReportFields(location: FormatStringTests.tampa, report: report)) == "☀️ 26.8°C")
+        #expect(try FormatString("%c %t").render(ReportFields(location: FormatStringTests.tampa, report: report, now: Date())) == "☀️ 26.8°C")
     }
 
     // MARK: Replayed recordings

@@ -70,7 +70,7 @@ import Glibc
         let report = try FormatStringTests.report("melbourne-au-metric.json")
         for glyphs in [true, false] {
             let style = TerminalStyle(colour: false, glyphs: glyphs, width: width)
-            let text = TextReport(location: FormatStringTests.tampa, report: report, style: style).render(hourly: true, daily: true)
+            let text = TextReport(location: FormatStringTests.tampa, report: report, style: style, now: Date()).render(hourly: true, daily: true)
             #expect(widths(text).allSatisfy { $0 <= width }, "\(text)")
             for header in ["Day ", "Time "] {
                 let rows = table(text, header: header)
@@ -83,7 +83,7 @@ import Glibc
             }
         }
         let narrow = TextReport(location: FormatStringTests.tampa, report: report,
-                                style: TerminalStyle(colour: false, glyphs: true, width: 40)).render(daily: true)
+                                style: TerminalStyle(colour: false, glyphs: true, width: 40), now: Date()).render(daily: true)
         let days = table(narrow, header: "Day ")
         #expect(days.dropFirst().allSatisfy { $0.last.map { !$0.isASCII } ?? false }, "the glyph alone ends each row:\n\(narrow)")
     }

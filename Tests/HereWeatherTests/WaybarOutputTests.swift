@@ -68,7 +68,7 @@ import Testing
     @Test func staleReportAddsTheStaleClass() throws {
         var report = try FormatStringTests.report()
         report.freshness = Freshness(cached: true, ageSeconds: 3 * 3600, stale: true)
-        let fields = ReportFields(location: FormatStringTests.tampa, report: report)
+        let fields = ReportFields(location: FormatStringTests.tampa, report: report, now: Date())
         let line = WaybarReport.render(fields, format: try FormatString("%c %t (%a)"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(classes(json) == ["clear", "stale"])
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func freshReportIsNotStale() throws {
-        let fields = ReportFields(location: FormatStringTests.tampa, report: try FormatStringTests.report())
+        let fields = ReportFields(location: FormatStringTests.tampa, report: try FormatStringTests.report(), now: Date())
         let line = WaybarReport.render(fields, format: try FormatString(WaybarReport.defaultText))
         #expect(!line.contains("stale"))
     }

@@ -35,7 +35,7 @@ import HereWeatherHTTP
         WeatherQuery(coordinate: tampa, units: .metric, deadline: .now + .seconds(30))
     }
 
-    static let refused = WeatherError.unreachable(service: "Open-Meteo", .connectionRefused("127.0.0.1"))
+    static let refused = WeatherError.service(.openMeteo, .unreachable(.connectionRefused("127.0.0.1")))
 
     // MARK: TTL
 
@@ -83,7 +83,7 @@ import HereWeatherHTTP
     @Test func cacheControlFromARealServiceIsStored() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json",
                                                                          headers: [("Cache-Control", "public, max-age=900")])])
-        let openMeteo = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
+        let openMeteo = OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let caching = CachingWeatherProvider(base: openMeteo, cache: cache, ttl: 0, staleLimit: 0, coordinateDecimals: 2)
         #expect(try await caching.report(for: liveQuery()).freshness.cached == false)
         clock.advance(899)
@@ -94,17 +94,17 @@ import HereWeatherHTTP
 
     @Test func httpFreshnessReadsMaxAgeAgeAndExpires() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(HTTPFreshness.lifetime(of: ["cache-control": "public, max-age=900"]) == 900)
-        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=\"120\""]) == 120)
-        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=900", "age": "100"]) == 800)
-        #expect(HTTPFreshness.lifetime(of: ["cache-control": "no-store, max-age=900"]) == nil)
-        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=soon"]) == nil)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "public, max-age=900"], now: Date()) == 900)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=\"120\""], now: Date()) == 120)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=900", "age": "100"], now: Date()) == 800)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "no-store, max-age=900"], now: Date()) == nil)
+        #expect(HTTPFreshness.lifetime(of: ["cache-control": "max-age=soon"], now: Date()) == nil)
         #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 1994 09:49:37 GMT",
-                                            "date": "Sun, 06 Nov 1994 08:49:37 GMT"]) == 3600)
+                                            "date": "Sun, 06 Nov 1994 08:49:37 GMT"], now: Date()) == 3600)
         #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 1994 08:59:37 GMT"], now: now) == 600)
         #expect(HTTPFreshness.lifetime(of: ["expires": "0"], now: now) == nil)
         #expect(HTTPFreshness.lifetime(of: ["expires": "Sun, 06 Nov 1994 08:00:00 GMT"], now: now) == nil)
-        #expect(HTTPFreshness.lifetime(of: [:]) == nil)
+        #expect(HTTPFreshness.lifetime(of: [:], now: Date()) == nil)
     }
 
     // MARK: Keys
@@ -218,9 +218,9 @@ import HereWeatherHTTP
                                               refreshFailure: Self.refused.message))
         #expect(service.calls == 2, "the service was asked first")
         let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.date, source: .fixed, name: "Tampa")
-        let text = TextReport(location: location, report: report, style: .plain).render()
+        let text = TextReport(location: location, report: report, style: .plain, now: Date()).render()
         #expect(text.split(separator: "\n").dropFirst().first == "offline: from 23 min ago")
-        let json = JSONReport.render(location: location, report: report)
+        let json = JSONReport.render(location: location, report: report, now: Date())
         #expect(json.contains(#""cached":true,"age_s":1380,"stale":true"#))
     }
 
@@ -247,16 +247,16 @@ import HereWeatherHTTP
     }
 
     @Test(arguments: [
-        (WeatherError.unreachable(service: "S", .timedOut("h")), true),
-        (WeatherError.unreachable(service: "S", .cannotResolveHost("h")), true),
-        (WeatherError.serviceFailed(service: "S", status: 503, detail: nil), true),
-        (WeatherError.rateLimited(service: "S", retryAfter: "60"), true),
-        (WeatherError.undecodable(service: "S", reason: "HTML"), true),
-        (WeatherError.serviceFailed(service: "S", status: 400, detail: "bad"), false),
-        (WeatherError.serviceFailed(service: "S", status: 200, detail: "error"), false),
-        (WeatherError.keyRejected(service: "S", status: 401, howToSet: "k"), false),
-        (WeatherError.missingKey(service: "S", howToSet: "k"), false),
-        (WeatherError.unreachable(service: "S", .invalidURL), false),
+        (WeatherError.service(.openMeteo, .unreachable(.timedOut("h"))), true),
+        (WeatherError.service(.openMeteo, .unreachable(.cannotResolveHost("h"))), true),
+        (WeatherError.service(.openMeteo, .serviceFailed(status: 503, detail: nil)), true),
+        (WeatherError.service(.openMeteo, .rateLimited(retryAfter: "60")), true),
+        (WeatherError.service(.openMeteo, .undecodable(reason: "HTML")), true),
+        (WeatherError.service(.openMeteo, .serviceFailed(status: 400, detail: "bad")), false),
+        (WeatherError.service(.openMeteo, .serviceFailed(status: 200, detail: "error")), false),
+        (WeatherError.service(.openMeteo, .keyRejected(status: 401, howToSet: "k")), false),
+        (WeatherError.service(.openMeteo, .missingKey(howToSet: "k")), false),
+        (WeatherError.service(.openMeteo, .unreachable(.invalidURL)), false),
     ])
     func whichFailuresFallBackToAStaleEntry(error: WeatherError, fallsBack: Bool) async throws {
         #expect(error.allowsStaleFallback == fallsBack)
@@ -314,7 +314,7 @@ import HereWeatherHTTP
         held.release()
         // Free again, on the real clock. (Not a single try: a child process another test is
         // spawning can hold a copy of the descriptor, and so the lock, until its exec closes it.)
-        let again = try await WeatherCache(directory: directory).lock(key, waitingUntil: .now + .seconds(10))
+        let again = try await WeatherCache(directory: directory, clock: ContinuousClock()).lock(key, waitingUntil: .now + .seconds(10))
         again.release()
     }
 
@@ -460,7 +460,7 @@ import HereWeatherHTTP
             "/data/2.5/weather": .fixture("weather/openweathermap/weather-tampa-metric.json"),
             "/data/2.5/forecast": .fixture("weather/openweathermap/forecast-tampa-metric.json"),
         ])
-        let owm = OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: "k", http: CurlHTTPClient())
+        let owm = OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: "k", http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         let caching = CachingWeatherProvider(base: owm, cache: cache, ttl: 600, staleLimit: 0, coordinateDecimals: 2)
         let fetched = try await caching.report(for: liveQuery())
         let cached = try await caching.report(for: liveQuery())

@@ -13,11 +13,11 @@ import HereWeatherHTTP
     }
 
     func openMeteo(_ server: FixtureServer) -> OpenMeteoWeatherProvider {
-        OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient())
+        OpenMeteoWeatherProvider(baseURL: server.baseURL, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
     }
 
     func openWeatherMap(_ server: FixtureServer, key: String? = "placeholder-key-not-a-real-one-00") -> OpenWeatherMapWeatherProvider {
-        OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient())
+        OpenWeatherMapWeatherProvider(baseURL: server.baseURL, apiKey: key, http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
     }
 
     // MARK: Open-Meteo
@@ -87,7 +87,7 @@ import HereWeatherHTTP
         do {
             _ = try await openMeteo(server).report(for: query())
         } catch let error as WeatherError {
-            guard case .rateLimited(_, let retryAfter) = error else { Issue.record("not rate limited: \(error)"); return }
+            guard case .service(_, .rateLimited(let retryAfter)) = error else { Issue.record("not rate limited: \(error)"); return }
             #expect(retryAfter == "120")
             #expect(error.exitStatus == .serviceUnavailable)
         }
@@ -99,7 +99,7 @@ import HereWeatherHTTP
             _ = try await openMeteo(server).report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .undecodable = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .undecodable) = error else { Issue.record("wrong error: \(error)"); return }
             #expect(error.message.contains("web page"))
             #expect(error.exitStatus == .serviceUnavailable)
         }
@@ -112,7 +112,7 @@ import HereWeatherHTTP
             _ = try await openMeteo(server).report(for: query(seconds: 1))
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .unreachable(_, .timedOut) = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .unreachable(.timedOut)) = error else { Issue.record("wrong error: \(error)"); return }
             #expect(error.exitStatus == .serviceUnavailable)
         }
     }
@@ -172,7 +172,7 @@ import HereWeatherHTTP
             _ = try await openWeatherMap(server, key: key).report(for: query())
             Issue.record("expected an error")
         } catch let error as WeatherError {
-            guard case .keyRejected = error else { Issue.record("wrong error: \(error)"); return }
+            guard case .service(_, .keyRejected) = error else { Issue.record("wrong error: \(error)"); return }
             #expect(error.exitStatus == .configuration)
             #expect(!error.message.contains(key))
             #expect(error.message.contains("OPENWEATHERMAP_API_KEY"))
@@ -186,7 +186,7 @@ import HereWeatherHTTP
                 _ = try await openWeatherMap(server, key: key).report(for: query())
                 Issue.record("expected an error")
             } catch let error as WeatherError {
-                guard case .missingKey = error else { Issue.record("wrong error: \(error)"); return }
+                guard case .service(_, .missingKey) = error else { Issue.record("wrong error: \(error)"); return }
                 #expect(error.exitStatus == .configuration)
                 #expect(error.message.contains("api_key"))
                 #expect(error.message.contains("OPENWEATHERMAP_API_KEY"))

@@ -3,7 +3,7 @@ import Testing
 @testable import HereWeatherCLI
 
 /// Wi-Fi positioning through the command, in-process: the NetworkManager stand-in on a private
-/// bus (the run's system is assembled on it: `SystemAssembly.live(bus:)`), a geolocate server
+/// bus (the run's system is assembled on it: `SystemAssembly.test(bus:)`), a geolocate server
 /// on 127.0.0.1, and the user's config. Only the binary reads `DBUS_SYSTEM_BUS_ADDRESS` itself
 /// (`noSystemBusIsAClearError`).
 @Suite struct WiFiCommandTests {
@@ -108,8 +108,10 @@ import Testing
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
         let server = try Self.server()
+        let closed = try ClosedPort()
         let runner = try InProcessCommand()
-        try runner.writeConfig(Self.config(server))
+        // The weather check asks a closed port on this machine, never the real service.
+        try runner.writeConfig(Self.config(server) + "\n[weather.open-meteo]\nbase_url = \"\(closed.baseURL)\"\n")
         let doctor = try await runner.run(["doctor"], killAfter: .seconds(60), assembly: .onBus(service))
         let line = doctor.stdout.split(separator: "\n").first { $0.contains("wifi") } ?? ""
         #expect(line.contains("52.52437") || line.contains("52.5244"), "\(doctor.stdout)")
@@ -201,6 +203,6 @@ import Testing
 extension SystemAssembly {
     /// The live system on the NetworkManager stand-in's private bus.
     static func onBus(_ service: NetworkManagerService) -> SystemAssembly {
-        .live(bus: service.address)
+        .test(bus: service.address)
     }
 }

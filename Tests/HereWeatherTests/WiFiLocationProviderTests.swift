@@ -21,8 +21,8 @@ import HereWeatherWiFi
         var settings = WiFiSettings(baseURL: server.baseURL + "/v1/geolocate", key: key)
         settings.rememberDays = rememberDays
         return WiFiLocationProvider(settings: settings,
-                                    scanner: NetworkManagerScanner(address: service.address, presenceBound: presenceBound),
-                                    http: CurlHTTPClient(), memory: memory, clock: clock)
+                                    scanner: NetworkManagerScanner(address: service.address, clock: ContinuousClock(), presenceBound: presenceBound),
+                                    http: CurlHTTPClient(clock: ContinuousClock()), memory: memory, clock: clock)
     }
 
     /// The presence check's bound against a stand-in that answers: the program's 250 ms was
@@ -31,8 +31,10 @@ import HereWeatherWiFi
     /// that one keeps the program's bound.
     static let presenceBound: Duration = .seconds(30)
 
-    static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300)) -> LocationRequest {
-        LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds), maxAge: maxAge)
+    /// A request starting now on `clock` (the provider's).
+    static func request(seconds: Int = 30, maxAge: Duration? = .seconds(300),
+                        on clock: any RunClock = ContinuousClock()) -> LocationRequest {
+        LocationRequest(desiredAccuracy: .threeKilometres, timeout: .seconds(seconds), maxAge: maxAge, start: clock.now)
     }
 
     /// The MAC addresses of a fixture's access points, by SSID (nil: hidden).
@@ -125,7 +127,7 @@ import HereWeatherWiFi
         let clock = TestClock()
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
                                             scanner: NetworkManagerScanner(address: service.address, clock: clock),
-                                            http: CurlHTTPClient(), clock: clock)
+                                            http: CurlHTTPClient(clock: ContinuousClock()), clock: clock)
         // Real deadlines for the bus and the POST (the clock's instants start now): 30 s.
         let request = Self.request(seconds: 30).starting(at: clock.now)
         let answer = Task { try await provider.requestLocation(request) }
@@ -159,7 +161,7 @@ import HereWeatherWiFi
         let clock = TestClock()
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
                                             scanner: NetworkManagerScanner(address: service.address, clock: clock),
-                                            http: CurlHTTPClient(), clock: clock)
+                                            http: CurlHTTPClient(clock: ContinuousClock()), clock: clock)
         // Real deadlines for the bus and the POST (the clock's instants start now): 600 s.
         let answer = Task { try await provider.requestLocation(Self.request(seconds: 600).starting(at: clock.now)) }
         // Whatever happens below, the wait ends (it would poll a still clock for ever).
@@ -210,8 +212,8 @@ import HereWeatherWiFi
         let bus = try await PrivateBus.started()
         defer { bus.stop() }
         let server = try Self.geolocateServer()
-        let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL), scanner: NetworkManagerScanner(address: bus.address),
-                                            http: CurlHTTPClient())
+        let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL), scanner: NetworkManagerScanner(address: bus.address, clock: ContinuousClock()),
+                                            http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         #expect(await provider.isPresent() == false)
         await #expect(throws: WiFiError.noNetworkManager) { try await provider.requestLocation(Self.request()) }
         #expect(server.receivedRequests.isEmpty)
@@ -220,7 +222,7 @@ import HereWeatherWiFi
     @Test func presenceIsTrueWithAWiFiDevice() async throws {
         let service = try await NetworkManagerService.started(fixture: "home.json")
         defer { service.stop() }
-        #expect(await NetworkManagerScanner(address: service.address, presenceBound: Self.presenceBound).isPresent())
+        #expect(await NetworkManagerScanner(address: service.address, clock: ContinuousClock(), presenceBound: Self.presenceBound).isPresent())
         #expect(!service.calls.contains { $0.hasPrefix("GetAllAccessPoints") || $0.hasPrefix("RequestScan") },
                 "presence reads the device list only")
     }
@@ -259,13 +261,14 @@ import HereWeatherWiFi
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("wifi-memory-\(UUID().uuidString)/wifi.json")
         defer { try? FileManager.default.removeItem(at: state.deletingLastPathComponent()) }
         let memory = WiFiNeighbourhoodMemory(path: state.path)
-        // The answers are dated on a test clock (the scan and the POST keep real deadlines),
+        // The answers are dated on a test clock, and each request's deadline is on it (the scan
+        // and the POST get the real time it leaves: `TransportDeadline`),
         // on a whole second: a fractional date read back from the state file can differ in its
         // last bits (seconds since 1970 and back), which would blur "exactly max age".
         let clock = TestClock(date: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         let provider = Self.provider(service, server, memory: memory, clock: clock)
-        let first = try await provider.requestLocation(Self.request())
-        let second = try await provider.requestLocation(Self.request())
+        let first = try await provider.requestLocation(Self.request(on: clock))
+        let second = try await provider.requestLocation(Self.request(on: clock))
         #expect(server.receivedRequests.count == 1, "the second answer came from memory")
         #expect(second.coordinate == first.coordinate)
         #expect(second.horizontalAccuracy == first.horizontalAccuracy)
@@ -273,21 +276,21 @@ import HereWeatherWiFi
         #expect(mode == 0o600)
         // Past max age: still the same place, answered from memory as a current fix.
         clock.advance(by: .seconds(2))
-        let remembered = try await provider.requestLocation(Self.request(maxAge: .seconds(1)))
+        let remembered = try await provider.requestLocation(Self.request(maxAge: .seconds(1), on: clock))
         #expect(server.receivedRequests.count == 1, "the same access points past max age cost no request")
         #expect(remembered.timestamp == clock.date, "a current fix: the access points were seen now")
         #expect(remembered.coordinate == first.coordinate)
         // At remember_days exactly (7 days after the answer): still remembered. A moment older: asked again.
         clock.advance(by: .seconds(7 * 86_400 - 2))
-        _ = try await provider.requestLocation(Self.request())
+        _ = try await provider.requestLocation(Self.request(on: clock))
         #expect(server.receivedRequests.count == 1, "7 days old with remember_days = 7")
         clock.advance(by: .milliseconds(1))
-        _ = try await provider.requestLocation(Self.request())
+        _ = try await provider.requestLocation(Self.request(on: clock))
         #expect(server.receivedRequests.count == 2)
         // Other access points: another place, asked.
         let elsewhere = try await NetworkManagerService.started(fixture: "forty.json")
         defer { elsewhere.stop() }
-        _ = try await Self.provider(elsewhere, server, memory: memory, clock: clock).requestLocation(Self.request())
+        _ = try await Self.provider(elsewhere, server, memory: memory, clock: clock).requestLocation(Self.request(on: clock))
         #expect(server.receivedRequests.count == 3)
     }
 
@@ -299,16 +302,16 @@ import HereWeatherWiFi
         let server = try Self.geolocateServer()
         let request = Self.request(seconds: 1)
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
-                                            scanner: SlowCrowd(untilTheDeadline: true), http: CurlHTTPClient())
-        await #expect(throws: WiFiError.noTimeLeftToAsk(service: "127.0.0.1", seen: 30, seconds: 1)) {
+                                            scanner: SlowCrowd(untilTheDeadline: true), http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
+        await #expect(throws: WiFiError.noTimeLeftToAsk(host: "127.0.0.1", seen: 30, seconds: 1)) {
             try await provider.requestLocation(request)
         }
         #expect(server.receivedRequests.isEmpty)
-        #expect(WiFiError.noTimeLeftToAsk(service: "127.0.0.1", seen: 30, seconds: 2).message
+        #expect(WiFiError.noTimeLeftToAsk(host: "127.0.0.1", seen: 30, seconds: 2).message
                 == "No Wi-Fi positioning: reading the 30 access points NetworkManager lists took the 2 s timeout, so nothing was sent to 127.0.0.1. Try a longer --timeout (or [location] timeout).")
         // With time left, the same crowd is sent.
         let quick = WiFiLocationProvider(settings: WiFiSettings(baseURL: server.baseURL + "/v1/geolocate"),
-                                         scanner: SlowCrowd(untilTheDeadline: false), http: CurlHTTPClient())
+                                         scanner: SlowCrowd(untilTheDeadline: false), http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         _ = try await quick.requestLocation(Self.request(seconds: 30))
         #expect(server.receivedRequests.count == 1)
     }
@@ -331,7 +334,7 @@ import HereWeatherWiFi
 
     @Test func aPlainHTTPServiceIsRefusedBeforeAnyScan() async throws {
         let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: "http://geolocate.example.org/v1/geolocate"),
-                                            scanner: NetworkManagerScanner(address: "unix:path=/nonexistent"), http: CurlHTTPClient())
+                                            scanner: NetworkManagerScanner(address: "unix:path=/nonexistent", clock: ContinuousClock()), http: CurlHTTPClient(clock: ContinuousClock()), clock: ContinuousClock())
         await #expect(throws: ConfigError.self) { try await provider.requestLocation(Self.request()) }
     }
 
@@ -350,7 +353,7 @@ import HereWeatherWiFi
             Issue.record("a redirect gave a location")
         } catch let error as WiFiError {
             let target = String(elsewhere.baseURL.dropFirst("http://".count))
-            #expect(error == .redirected(service: "127.0.0.1", status: status, target: target))
+            #expect(error == .redirected(host: "127.0.0.1", status: status, target: target))
             #expect(error.message.contains("redirected the request to \(target) (HTTP \(status))"), "\(error.message)")
             #expect(error.message.contains("nothing was sent there"))
             #expect(!error.message.contains("\n") && !error.message.contains("not-a-real-wifi-key"))
@@ -360,10 +363,10 @@ import HereWeatherWiFi
     }
 
     @Test func aRedirectWithoutAHostOrWithControlCharactersIsNamedSafely() {
-        #expect(WiFiGeolocateExchange.redirectTarget(nil, service: "beacondb.net", secrets: []) == "another address")
-        #expect(WiFiGeolocateExchange.redirectTarget("/v2/geolocate", service: "beacondb.net", secrets: [])
+        #expect(WiFiGeolocateExchange.redirectTarget(nil, host: "beacondb.net", secrets: []) == "another address")
+        #expect(WiFiGeolocateExchange.redirectTarget("/v2/geolocate", host: "beacondb.net", secrets: [])
                 == "another address on beacondb.net")
-        let hostile = WiFiGeolocateExchange.redirectTarget("https://evil.example\u{1b}[31m.org:8443/x", service: "s", secrets: [])
+        let hostile = WiFiGeolocateExchange.redirectTarget("https://evil.example\u{1b}[31m.org:8443/x", host: "s", secrets: [])
         #expect(!hostile.unicodeScalars.contains { $0.value < 0x20 }, "no control character reaches the terminal")
         #expect(hostile.hasPrefix("evil.example"))
     }

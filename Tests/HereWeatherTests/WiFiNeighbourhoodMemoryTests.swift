@@ -20,15 +20,15 @@ import Testing
 
     func answer(at date: Date = Date()) -> WiFiNeighbourhoodMemory.Answer {
         .init(coordinate: Coordinate(latitude: 52.52, longitude: 13.41), accuracy: 40, timestamp: date,
-              macAddresses: Self.home, service: "https://geolocate.example.org/v1/geolocate")
+              macAddresses: Self.home, serviceURL: "https://geolocate.example.org/v1/geolocate")
     }
 
     @Test func remembersAndAnswersForTheSameNeighbourhoodAtTheSameService() {
         let memory = WiFiNeighbourhoodMemory(path: path)
         memory.save(answer())
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date())?.accuracy == 40)
-        #expect(memory.answer(for: Self.home, service: "https://other.example.org", now: Date()) == nil)
-        #expect(memory.answer(for: ["aa:bb:cc:dd:ee:01", "aa:bb:cc:dd:ee:02"], service: answer().service, now: Date()) == nil)
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date())?.accuracy == 40)
+        #expect(memory.answer(for: Self.home, serviceURL: "https://other.example.org", now: Date()) == nil)
+        #expect(memory.answer(for: ["aa:bb:cc:dd:ee:01", "aa:bb:cc:dd:ee:02"], serviceURL: answer().serviceURL, now: Date()) == nil)
     }
 
     /// `mac` in the spellings a reader might search for: as given, upper case, with dashes,
@@ -55,16 +55,16 @@ import Testing
             #expect(mode == 0o600, "\(file)")
         }
         // Still matches: the same access points, in another spelling too.
-        #expect(memory.answer(for: Set(Self.home.map { $0.uppercased() }), service: answer().service, now: Date())?.accuracy == 40)
+        #expect(memory.answer(for: Set(Self.home.map { $0.uppercased() }), serviceURL: answer().serviceURL, now: Date())?.accuracy == 40)
     }
 
     @Test func withAnotherKeyTheHashesMatchNothing() throws {
         let memory = WiFiNeighbourhoodMemory(path: path)
         memory.save(answer())
         try FileManager.default.removeItem(atPath: memory.keyPath)
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date()) == nil, "no key: no memory")
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date()) == nil, "no key: no memory")
         try (String(repeating: "ab", count: 32) + "\n").write(toFile: memory.keyPath, atomically: true, encoding: .utf8)
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date()) == nil, "another key: no match")
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date()) == nil, "another key: no match")
     }
 
     @Test func anOldFileWithAddressesInClearIsReadOnceAndRewritten() throws {
@@ -74,19 +74,19 @@ import Testing
             + "\(Date().timeIntervalSince1970 - 10)}"
         try old.write(toFile: path, atomically: true, encoding: .utf8)
         let memory = WiFiNeighbourhoodMemory(path: path)
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date())?.accuracy == 40, "still remembered")
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date())?.accuracy == 40, "still remembered")
         let rewritten = try String(contentsOfFile: path, encoding: .utf8)
         #expect(rewritten.contains("\"version\":2"))
         for mac in Self.home { #expect(!rewritten.contains(mac), "\(mac) left in clear") }
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date())?.macAddresses == Self.home)
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date())?.macAddresses == Self.home)
     }
 
     @Test func aFIFOOrAFolderAtTheKeyPathNeitherBlocksNorLeaksAnAddress() throws {
         let memory = WiFiNeighbourhoodMemory(path: path)
         #expect(mkfifo(memory.keyPath, 0o600) == 0)
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date()) == nil, "a FIFO is no key")
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date()) == nil, "a FIFO is no key")
         #expect(memory.save(answer()) != nil, "a new key replaces the FIFO")
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date())?.accuracy == 40)
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date())?.accuracy == 40)
         try FileManager.default.removeItem(atPath: memory.keyPath)
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createDirectory(atPath: memory.keyPath, withIntermediateDirectories: false)
@@ -97,13 +97,13 @@ import Testing
     @Test func anAnswerFromTheFutureIsNotTaken() {
         let memory = WiFiNeighbourhoodMemory(path: path)
         memory.save(answer(at: Date().addingTimeInterval(3600)))
-        #expect(memory.answer(for: Self.home, service: answer().service, now: Date()) == nil)
+        #expect(memory.answer(for: Self.home, serviceURL: answer().serviceURL, now: Date()) == nil)
     }
 
     @Test func aFIFOInItsPlaceIsNoMemoryAndDoesNotBlock() async throws {
         #expect(mkfifo(path, 0o600) == 0)
         let memory = WiFiNeighbourhoodMemory(path: path)
-        let read = Task.detached { memory.answer(for: Self.home, service: "x", now: Date()) }
+        let read = Task.detached { memory.answer(for: Self.home, serviceURL: "x", now: Date()) }
         let outcome = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { _ = await read.value; return true }
             group.addTask { try await Task.sleep(for: .seconds(20)); return false }

@@ -45,7 +45,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case .geoClueLocation:
         guard let properties = value.dictionary,
-              let location = GeoClueLocationProvider.location(from: properties.mapValues(\.unwrapped)) else { return 0 }
+              let location = GeoClueLocationProvider.location(from: properties.mapValues(\.unwrapped), arrivedAt: Date()) else { return 0 }
         LocationChecks.check(location)
         requireFinite(location.receiverTime?.timeIntervalSince1970, "GeoClue's timestamp")
     }

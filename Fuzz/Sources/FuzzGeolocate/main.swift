@@ -21,8 +21,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let (status, body) = FuzzInput(data, size).split(choosingFrom: statuses) else { return 0 }
     let http = CannedHTTPClient(HTTPResponse(status: status, headers: ["location": "https://elsewhere.example/x"], body: body))
     let provider = WiFiLocationProvider(settings: WiFiSettings(baseURL: "https://geo.example/v1/geolocate", key: ErrorChecks.secret),
-                                        scanner: TwoAccessPoints(), http: http, memory: nil)
-    switch waitFor({ try await provider.requestLocation(LocationRequest(timeout: .seconds(10), maxAge: nil)) }) {
+                                        scanner: TwoAccessPoints(), http: http, memory: nil, clock: ContinuousClock())
+    switch waitFor({ try await provider.requestLocation(LocationRequest(timeout: .seconds(10), maxAge: nil, start: .now)) }) {
     case .success(let location):
         LocationChecks.check(location)
         require((location.horizontalAccuracy ?? 0) <= 20_000_000, "accuracy \(location.horizontalAccuracy ?? 0)")

@@ -18,8 +18,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     settings.settings[service] = IPServiceSettings(service, token: ErrorChecks.secret, allowPlainHTTP: true)
     let status = statuses[Int(first) / services.count % statuses.count]
     let http = CannedHTTPClient(HTTPResponse(status: status, headers: ["retry-after": "60"], body: body))
-    let provider = IPLocationProvider(settings: settings, http: http)
-    switch waitFor({ try await provider.requestLocation(LocationRequest()) }) {
+    let provider = IPLocationProvider(settings: settings, http: http, clock: ContinuousClock())
+    switch waitFor({ try await provider.requestLocation(LocationRequest(start: .now)) }) {
     case .success(let location):
         require(status == 200, "a location from an HTTP \(status) answer")
         LocationChecks.check(location)

@@ -10,7 +10,7 @@ import HereWeatherCore
 /// a Locationforecast body (`{"locationforecast": ..., "nowcast": <input>}`), through
 /// `report(fromRecording:units:)`: the nowcast decoder and its rules get every input, and the
 /// report (with its nowcast, read at several times) must pass `ReportChecks`.
-let provider = MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: "fuzz@example.com", http: CannedHTTPClient.unused)
+let provider = MetNorwayWeatherProvider(baseURL: "https://api.met.no", contact: "fuzz@example.com", http: CannedHTTPClient.unused, clock: ContinuousClock())
 let forecast = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[10.75,59.91,8]},"properties":{"meta":{"units":{"air_temperature":"celsius"}},"timeseries":[{"time":"2026-11-22T10:00:00Z","data":{"instant":{"details":{"air_temperature":2.9}}}}]}}"#
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -7,7 +7,7 @@ import HereWeatherCore
 /// JSONValueParser, then the decoder with its times, quantities, wind strings, icons and
 /// alerts), in every unit system; any report must have finite numbers and render in every
 /// output format. (A recording needs no request: the HTTP client is never asked.)
-let provider = NWSWeatherProvider(baseURL: "https://api.weather.gov", contact: "fuzz@example.com", http: CannedHTTPClient.unused)
+let provider = NWSWeatherProvider(baseURL: "https://api.weather.gov", contact: "fuzz@example.com", http: CannedHTTPClient.unused, clock: ContinuousClock())
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

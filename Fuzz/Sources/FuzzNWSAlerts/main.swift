@@ -12,8 +12,9 @@ import HereWeatherCore
 /// public `report(fromRecording:units:)` in every unit system; any report must have finite
 /// numbers and render in every output format (alert titles, details and times included).
 let provider = NWSAlertsWeatherProvider(
-    base: OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: CannedHTTPClient.unused),
-    alerts: NWSAlertsFetcher(baseURL: "https://api.weather.gov", contact: nil, http: CannedHTTPClient.unused))
+    base: OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", http: CannedHTTPClient.unused, clock: ContinuousClock()),
+    alerts: NWSAlertsFetcher(baseURL: "https://api.weather.gov", contact: nil, http: CannedHTTPClient.unused, clock: ContinuousClock()),
+    grace: CompanionGrace(clock: ContinuousClock()))
 
 /// A small Open-Meteo body: the alerts are what varies.
 let base = #"{"latitude":27.95,"longitude":-82.46,"utc_offset_seconds":-18000,"current_units":{"temperature_2m":"°C"},"current":{"time":"2026-11-26T14:00","temperature_2m":26.1,"weather_code":1,"is_day":1}}"#

@@ -6,7 +6,7 @@ import HereWeatherCore
 /// and of a cache entry: JSONValueParser, then the decoder), in every unit system; any report
 /// must have finite numbers and render in every output format.
 /// (A recording needs no request: the HTTP client is never asked.)
-let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "fuzz", http: CannedHTTPClient.unused)
+let provider = PirateWeatherWeatherProvider(baseURL: "https://api.pirateweather.net", apiKey: "fuzz", http: CannedHTTPClient.unused, clock: ContinuousClock())
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -31,15 +31,15 @@ public enum ReportChecks {
     public static func check(_ report: WeatherReport) {
         checkNumbers(report)
         NowcastChecks.check(report, at: [now, report.current.time])
-        let json = JSONReport.render(location: location, report: report)
+        let json = JSONReport.render(location: location, report: report, now: now)
         require((try? JSONValue.parse(Data(json.utf8))) != nil, "the JSON report is not JSON: \(json)")
         for output in [Configuration.OutputSettings(icons: .emoji, clock: .twentyFourHour),
                        Configuration.OutputSettings(icons: .ascii, clock: .twelveHour)] {
             let text = TextReport(location: location, report: report,
-                                  style: TerminalStyle(colour: true, glyphs: true, chart: true), output: output)
+                                  style: TerminalStyle(colour: true, glyphs: true, chart: true), output: output, now: now)
             _ = text.render(hourly: true, daily: true)
             let plain = TextReport(location: location, report: report,
-                                   style: TerminalStyle(colour: false, glyphs: false, chart: true), output: output)
+                                   style: TerminalStyle(colour: false, glyphs: false, chart: true), output: output, now: now)
             requirePlainText(plain.render(hourly: true, daily: true), "the text report")
             let fields = ReportFields(location: location, report: report, output: output, now: now)
             let waybar = WaybarReport.render(fields, format: allCodes)

@@ -46,7 +46,7 @@ extension Doctor {
         }
         let answer: NWSAlertsFetcher.Answer
         do {
-            answer = try await officialAlerts.fetcher.answer(for: location.coordinate, deadline: .now + probeTimeout)
+            answer = try await officialAlerts.fetcher.answer(for: location.coordinate, deadline: clock.deadline(after: probeTimeout))
         } catch {
             answer = .failed("\(error)")
         }

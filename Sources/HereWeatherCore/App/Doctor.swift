@@ -34,6 +34,8 @@ public struct Doctor: Sendable {
     public var probeTimeout: Duration
     /// Whether sources absent from this machine are skipped, as the zero-config chain does.
     public var skipsAbsentSources: Bool
+    /// The run's clock: each probe's deadline starts on it.
+    public var clock: any RunClock
     /// What the run remembers about a source once it was probed (GeoClue without an agent),
     /// added to its line.
     public var remembered: @Sendable (LocationSource) -> String? = { _ in nil }
@@ -43,8 +45,9 @@ public struct Doctor: Sendable {
 
     public init(providers: [any LocationSourceProvider], permission: @escaping PermissionCheck,
                 weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5),
-                skipsAbsentSources: Bool = false) {
+                skipsAbsentSources: Bool = false, clock: any RunClock) {
         self.providers = providers
+        self.clock = clock
         self.skipsAbsentSources = skipsAbsentSources
         self.permission = permission
         self.weather = weather
@@ -54,7 +57,7 @@ public struct Doctor: Sendable {
 
     /// Runs every check: the sources together, then the weather service for the best location.
     public func run() async -> [Check] {
-        let request = LocationRequest(desiredAccuracy: .any, timeout: probeTimeout, maxAge: nil)
+        let request = LocationRequest(desiredAccuracy: .any, timeout: probeTimeout, maxAge: nil, start: clock.now)
         var checks: [Check] = []
         var found: Location?
         let providers = self.providers
@@ -84,7 +87,7 @@ public struct Doctor: Sendable {
             case .success(let fix):
                 found = found ?? fix
                 checks.append(Check(name: name, status: .ok,
-                                    detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix) + ")" + library))
+                                    detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix, now: clock.date) + ")" + library))
             case .failure(let error):
                 let message = (error as? any UserFacingError)?.message ?? "\(error)"
                 checks.append(Check(name: name, status: .fail,
@@ -103,7 +106,7 @@ public struct Doctor: Sendable {
     func weatherCheck(at location: Location?) async -> Check {
         let name = weather.kind.rawValue
         let coordinate = location?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
-        let query = WeatherQuery(coordinate: coordinate, units: units, deadline: .now + probeTimeout)
+        let query = WeatherQuery(coordinate: coordinate, units: units, deadline: clock.deadline(after: probeTimeout))
         do {
             let report = try await weather.report(for: query)
             let place = location == nil ? "for 0°, 0° (no location to ask for)" : "for " + Formatting.coordinate(coordinate)

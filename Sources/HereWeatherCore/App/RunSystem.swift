@@ -1,11 +1,11 @@
 /// A run's system: everything outside the process that a run talks to, assembled once, in
 /// the style of swift-dependencies' `liveValue`/`testValue`.
 ///
-/// The command line builds the live one (`RunSystem.live`, in HereWeatherCLI: one libcurl
-/// session, gpsd through libgps, GeoClue and NetworkManager over D-Bus, `ContinuousClock`);
-/// tests build the same value with fakes. Every provider of a run is made from it
-/// (`ProviderFactory`), so there is one HTTP client per run and no stand-in for a part the
-/// caller forgot.
+/// The command line builds the live one (`SystemAssembly.live`, in HereWeatherCLI: one
+/// libcurl session, gpsd through libgps, GeoClue and NetworkManager over D-Bus,
+/// `ContinuousClock`, the process's stderr); tests build the same value with their parts.
+/// Every provider of a run is made from it (HereWeatherCLI's `Run`), so there is one HTTP
+/// client per run and no stand-in for a part the caller forgot: every part is given.
 public struct RunSystem: Sendable {
     /// Every web request of the run.
     public var http: any HTTPClient
@@ -17,18 +17,22 @@ public struct RunSystem: Sendable {
     public var wifiScanner: any AccessPointScanner
     /// Deadlines and dates.
     public var clock: any RunClock
-    /// The run's `--verbose` notes that are not web requests (why a source was skipped).
+    /// The run's standard error: its lines, the progress line and the permission question.
+    public var console: Console
+    /// The run's `--verbose` notes that are not web requests (why a source was skipped);
+    /// nothing without `--verbose` (`logging`).
     public var log: @Sendable (String) -> Void = { _ in }
 
     public init(http: any HTTPClient,
                 gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider,
                 geoClue: @escaping @Sendable () -> any LocationSourceProvider,
-                wifiScanner: any AccessPointScanner, clock: any RunClock = ContinuousClock()) {
+                wifiScanner: any AccessPointScanner, clock: any RunClock, console: Console) {
         self.http = http
         self.gpsd = gpsd
         self.geoClue = geoClue
         self.wifiScanner = wifiScanner
         self.clock = clock
+        self.console = console
     }
 
     /// The same system with every web request reported through `log` as it is sent, with

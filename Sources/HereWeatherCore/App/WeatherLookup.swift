@@ -23,7 +23,7 @@ public struct WeatherLookup: Sendable {
 
     public init(locationProvider: any LocationProvider, locationRequest: LocationRequest,
                 weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil,
-                clock: any RunClock = ContinuousClock()) {
+                clock: any RunClock) {
         self.clock = clock
         self.locationProvider = locationProvider
         self.locationRequest = locationRequest
@@ -48,8 +48,8 @@ public struct WeatherLookup: Sendable {
             var report: WeatherReport
             do {
                 report = try weatherProvider.report(fromRecording: recording, units: units)
-            } catch WeatherError.undecodable(let service, let reason) {
-                throw WeatherError.recordingNotWeatherData(service: service, reason: reason)
+            } catch WeatherError.service(let service, .undecodable(let reason)) {
+                throw WeatherError.recordingNotWeatherData(service, reason: reason)
             }
             report.freshness.replayed = true
             return (location, report)

@@ -49,11 +49,11 @@ public struct CachingWeatherProvider: WeatherProvider {
         self.allowsStale = allowsStale
     }
 
-    /// `base` wrapped with the cache under `paths` and the `[cache]` and `[privacy]` settings,
+    /// `base` wrapped with the cache in `storage` and the `[cache]` and `[privacy]` settings,
     /// its ages measured on `clock`.
-    public init(base: any WeatherProvider, config: Configuration, paths: ConfigurationPaths,
-                readsFreshEntries: Bool = true, allowsStale: Bool = true, clock: any RunClock = ContinuousClock()) {
-        self.init(base: base, cache: WeatherCache(paths: paths, clock: clock), ttl: config.cache.ttl,
+    public init(base: any WeatherProvider, config: Configuration, storage: RunStorage,
+                readsFreshEntries: Bool, allowsStale: Bool, clock: any RunClock) {
+        self.init(base: base, cache: storage.weatherCache(clock: clock), ttl: config.cache.ttl,
                   staleLimit: config.cache.staleLimit, coordinateDecimals: config.privacy.coordinateDecimals,
                   readsFreshEntries: readsFreshEntries, allowsStale: allowsStale)
     }
@@ -139,14 +139,14 @@ extension WeatherError {
     /// a 4xx for a bad request, an invalid base URL), a cancelled run, and recordings.
     public var allowsStaleFallback: Bool {
         switch self {
-        case .unreachable(_, let error):
+        case .service(_, .unreachable(let error)):
             return error != .invalidURL && error != .cancelled
-        case .serviceFailed(_, let status, _):
+        case .service(_, .serviceFailed(let status, _)):
             return status >= 500
-        case .rateLimited, .undecodable, .forecastEnded:
+        case .service(_, .rateLimited), .service(_, .undecodable), .forecastEnded:
             return true
-        case .keyRejected, .missingKey, .recordingUnreadable, .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct,
-             .insecureBaseURL, .outsideCoverage:
+        case .service(_, .keyRejected), .service(_, .missingKey), .service(_, .insecureBaseURL), .recordingUnreadable,
+             .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct, .outsideCoverage:
             return false
         }
     }

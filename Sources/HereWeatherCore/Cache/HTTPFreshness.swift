@@ -13,7 +13,7 @@ import Foundation
 /// The service can only lengthen the configured TTL, never shorten it.
 public enum HTTPFreshness {
     /// Seconds of freshness `headers` (lower-cased names) declare; `nil` when none or zero.
-    public static func lifetime(of headers: [String: String], now: Date = Date()) -> Double? {
+    public static func lifetime(of headers: [String: String], now: Date) -> Double? {
         if let control = headers["cache-control"] {
             let directives = control.split(separator: ",").map { trimmed($0).lowercased() }
             if directives.contains("no-store") || directives.contains("no-cache") { return nil }

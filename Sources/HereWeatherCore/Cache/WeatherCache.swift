@@ -24,14 +24,9 @@ public struct WeatherCache: Sendable {
     /// The run's clock: ages are measured on its date, the lock's wait on its instants.
     public let clock: any RunClock
 
-    public init(directory: String, clock: any RunClock = ContinuousClock()) {
+    public init(directory: String, clock: any RunClock) {
         self.directory = directory
         self.clock = clock
-    }
-
-    /// The cache under the XDG cache directory.
-    public init(paths: ConfigurationPaths, clock: any RunClock = ContinuousClock()) {
-        self.init(directory: paths.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache") + "/here-weather", clock: clock)
     }
 
     /// The wall-clock date now, on the run's clock.

@@ -58,18 +58,19 @@ public struct Configuration: Sendable, Equatable {
     /// `[output]`.
     public struct OutputSettings: Sendable, Equatable {
         public enum Icons: String, Sendable, CaseIterable { case emoji, nerd, ascii }
-        public enum Clock: String, Sendable, CaseIterable {
+        /// `clock`: how times of day are written (a display setting, not a clock).
+        public enum ClockFormat: String, Sendable, CaseIterable {
             case twentyFourHour = "24h"
             case twelveHour = "12h"
         }
         /// The glyph set for conditions (day and night variants).
         public var icons: Icons = .emoji
-        public var clock: Clock = .twentyFourHour
+        public var clock: ClockFormat = .twentyFourHour
         /// `format_error`: the line `--format` and `--waybar` show on failure; `nil` is the
         /// default (`FailureLine.defaultFormat`).
         public var formatError: FailureLine?
 
-        public init(icons: Icons = .emoji, clock: Clock = .twentyFourHour, formatError: FailureLine? = nil) {
+        public init(icons: Icons = .emoji, clock: ClockFormat = .twentyFourHour, formatError: FailureLine? = nil) {
             self.icons = icons
             self.clock = clock
             self.formatError = formatError
@@ -175,7 +176,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Every secret the file itself sets (API keys, tokens), not empty: the one list that both
-    /// redaction (`ProviderFactory.secrets`) and the file-mode warning (`ConfigFileMode`) use,
+    /// redaction (`secrets(environment:)`) and the file-mode warning (`ConfigFileMode`) use,
     /// so a new secret key cannot be covered by one and missed by the other.
     public var secretsInFile: [String] {
         let values = [weather.openWeatherMap.apiKey, weather.pirateWeather.apiKey, location.wifi.key]
@@ -201,5 +202,12 @@ public struct Configuration: Sendable, Equatable {
         if let key = environment[Self.pirateWeatherKeyVariable], !key.isEmpty { return key }
         if let key = weather.pirateWeather.apiKey, !key.isEmpty { return key }
         return nil
+    }
+
+    /// Every secret the run holds (API keys and tokens, from the environment and the file),
+    /// for redaction in `--verbose` request lines.
+    public func secrets(environment: [String: String]) -> [String] {
+        let fromEnvironment = [openWeatherMapKey(environment: environment), pirateWeatherKey(environment: environment)]
+        return fromEnvironment.compactMap { $0 }.filter { !$0.isEmpty } + secretsInFile
     }
 }

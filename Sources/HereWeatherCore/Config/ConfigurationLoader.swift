@@ -57,7 +57,7 @@ public enum ConfigurationLoader {
         }
         if let output = try root.table("output") {
             config.output.icons = try output.choice("icons", Configuration.OutputSettings.Icons.allCases) ?? config.output.icons
-            config.output.clock = try output.choice("clock", Configuration.OutputSettings.Clock.allCases) ?? config.output.clock
+            config.output.clock = try output.choice("clock", Configuration.OutputSettings.ClockFormat.allCases) ?? config.output.clock
             config.output.formatError = try output.failureLine("format_error")
         }
         if let cache = try root.table("cache") {

@@ -34,7 +34,7 @@ public struct LoggingHTTPClient: HTTPClient {
             lines.append("\(number)   body: " + (request.loggedBody.map(redact) ?? "\(body.count) bytes"))
         }
         for line in lines { log(line) }
-        let started = ContinuousClock.now
+        let started = RealInstant.now
         do {
             let response = try await base.get(request)
             log("\(number) -> HTTP \(response.status), \(response.body.count) bytes, \(milliseconds(since: started)) ms")
@@ -68,9 +68,9 @@ public struct LoggingHTTPClient: HTTPClient {
         return text
     }
 
-    private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.wholeMilliseconds
+    /// The real time since `start`: the exchange's own, whatever the run's clock.
+    private func milliseconds(since start: RealInstant) -> Int64 {
+        start.elapsed.wholeMilliseconds
     }
 }
 

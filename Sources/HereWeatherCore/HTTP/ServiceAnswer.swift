@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// One web service's answer, classified by the one rule that weather services, geocoders and
-/// IP-lookup services share; each maps the outcome to its own error type and wording.
+/// IP-lookup services share: weather services and geocoders as a `ServiceFailure` of their
+/// kind, IP-lookup services in their own words.
 ///
 /// - A cancelled request is `CancellationError`, whoever noticed first (the task, or
 ///   libcurl's aborted transfer). No response at all is the client's `HTTPError`.
@@ -73,17 +74,16 @@ struct ServiceAnswer: Sendable {
         }
     }
 
-    /// The JSON body of a 2xx answer; otherwise the `Failure` the outcome means. `howToSetKey`
-    /// is given for keyed services: a 401/403 then means the key was rejected.
-    func json<Failure: ServiceFailure>(service: String, howToSetKey: String?,
-                                       as failure: Failure.Type) throws(Failure) -> JSONValue {
+    /// The JSON body of a 2xx answer; otherwise the `ServiceFailure` the outcome means.
+    /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.
+    func json(howToSetKey: String?) throws(ServiceFailure) -> JSONValue {
         switch outcome {
         case .json(let body): return body
-        case .notJSON(let reason): throw .undecodable(service: service, reason: reason)
+        case .notJSON(let reason): throw .undecodable(reason: reason)
         case .refused where howToSetKey != nil:
-            throw .keyRejected(service: service, status: status, howToSet: howToSetKey ?? "")
-        case .rateLimited(let retryAfter): throw .rateLimited(service: service, retryAfter: retryAfter)
-        case .refused, .failed: throw .serviceFailed(service: service, status: status, detail: detail)
+            throw .keyRejected(status: status, howToSet: howToSetKey ?? "")
+        case .rateLimited(let retryAfter): throw .rateLimited(retryAfter: retryAfter)
+        case .refused, .failed: throw .serviceFailed(status: status, detail: detail)
         }
     }
 
@@ -109,19 +109,4 @@ struct ServiceAnswer: Sendable {
         }
         return "it is not valid JSON (truncated or corrupt)"
     }
-}
-
-/// The errors a service that answers in JSON fails with (`WeatherError`, `GeocodingError`):
-/// their cases of these names are what `ServiceAnswer` maps each outcome to.
-protocol ServiceFailure: Error {
-    /// No HTTP response at all.
-    static func unreachable(service: String, _ error: HTTPError) -> Self
-    /// A 2xx body that is not JSON.
-    static func undecodable(service: String, reason: String) -> Self
-    /// 401/403 from a keyed service.
-    static func keyRejected(service: String, status: Int, howToSet: String) -> Self
-    /// 429.
-    static func rateLimited(service: String, retryAfter: String?) -> Self
-    /// Any other failing status; `detail` is the service's words.
-    static func serviceFailed(service: String, status: Int, detail: String?) -> Self
 }

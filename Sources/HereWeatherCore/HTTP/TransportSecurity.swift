@@ -31,10 +31,10 @@ public enum TransportSecurity {
             found: shown)
     }
 
-    /// The refusal's text for the URL at config key `key` (`[weather.metno] base_url`): what is
-    /// wrong and the two ways to fix it.
-    static func refusal(service: String, key: ConfigKey) -> String {
-        "\(service)'s \(key.dotted) is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key.dotted) to an https:// URL, or, if you accept that, set \(allowPlainHTTPSetting(key)) (127.0.0.1 and localhost need neither)."
+    /// The refusal's text for `service`'s URL at config key `key` (`[weather.metno] base_url`):
+    /// what is wrong and the two ways to fix it.
+    static func refusal(service: WebService, key: ConfigKey) -> String {
+        "\(service.displayName)'s \(key.dotted) is plain http to a remote host, which would send the request (and any key or contact) where anyone on the path can read and change it. Set \(key.dotted) to an https:// URL, or, if you accept that, set \(allowPlainHTTPSetting(key)) (127.0.0.1 and localhost need neither)."
     }
 
     /// "allow_plain_http = true under [weather.metno]", for the URL at `key`.

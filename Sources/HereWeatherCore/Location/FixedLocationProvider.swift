@@ -18,12 +18,15 @@ public struct FixedLocationProvider: LocationSourceProvider {
     public var source: LocationSource { origin.source ?? .fixed }
     private let place: FixedPlace?
     private let configPath: String
+    /// The run's clock: the fix is dated at its now.
+    private let clock: any RunClock
 
     /// A provider for `place`; `nil` fails every request with a message naming `configPath`.
-    public init(place: FixedPlace?, origin: LocationOrigin = .source(.fixed), configPath: String) {
+    public init(place: FixedPlace?, origin: LocationOrigin = .source(.fixed), configPath: String, clock: any RunClock) {
         self.place = place
         self.origin = origin
         self.configPath = configPath
+        self.clock = clock
     }
 
     /// A configured place without a stated accuracy, or within the desired one.
@@ -35,7 +38,7 @@ public struct FixedLocationProvider: LocationSourceProvider {
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         guard let place else { throw LocationError.noFixedLocation(configPath: configPath) }
         return Location(coordinate: place.coordinate, horizontalAccuracy: place.accuracy,
-                        timestamp: Date(), origin: origin, altitude: place.altitude, name: place.name,
+                        timestamp: clock.date, origin: origin, altitude: place.altitude, name: place.name,
                         meetsDesiredAccuracy: place.accuracy.map { request.desiredAccuracy.isMet(by: $0) } ?? true)
     }
 }

@@ -19,11 +19,6 @@ public struct LastLocationStore: Sendable {
         self.path = path
     }
 
-    /// The store under the XDG state directory.
-    public init(paths: ConfigurationPaths) {
-        self.init(path: paths.xdgDirectory("XDG_STATE_HOME", fallback: ".local/state") + "/here-weather/last-location.json")
-    }
-
     /// Sources whose fixes are worth remembering (the others answer instantly anyway).
     public static let rememberedSources: Set<LocationSource> = [.gpsd, .geoclue, .wifi, .ip]
 
@@ -104,7 +99,7 @@ public struct RememberingLocationProvider: LocationProvider {
     public let clock: any RunClock
 
     public init(base: any LocationProvider, store: LastLocationStore, sources: Set<LocationSource>,
-                authorizer: any LocationAuthorizer, clock: any RunClock = ContinuousClock()) {
+                authorizer: any LocationAuthorizer, clock: any RunClock) {
         self.base = base
         self.store = store
         self.sources = sources

@@ -72,26 +72,24 @@ public struct LocationRequest: Sendable {
     public var desiredAccuracy: DesiredAccuracy
     /// How long the request may take.
     public var timeout: Duration
-    /// When the request gives up and returns the best fix seen, or fails (`now + timeout`).
+    /// When the request gives up and returns the best fix seen, or fails (`start + timeout`,
+    /// on the run's clock).
     public var deadline: ContinuousClock.Instant
     /// Older fixes are ignored; `nil` accepts any age.
     public var maxAge: Duration?
 
+    /// A request whose deadline is `timeout` after `start` (the run's clock's now).
     public init(desiredAccuracy: DesiredAccuracy = .threeKilometres, timeout: Duration = .seconds(10),
-                maxAge: Duration? = .seconds(300)) {
+                maxAge: Duration? = .seconds(300), start: ContinuousClock.Instant) {
         self.desiredAccuracy = desiredAccuracy
         self.timeout = timeout
-        self.deadline = .now + timeout
+        self.deadline = start + timeout
         self.maxAge = maxAge
     }
 
-    /// The same request with its deadline starting now: the sources start when the
-    /// permission prompt (if any) has been answered, and the prompt's time is not theirs.
-    public func startingNow() -> LocationRequest {
-        starting(at: .now)
-    }
-
-    /// The same request with its deadline starting at `start` (the run's clock's now).
+    /// The same request with its deadline starting at `start` (the run's clock's now): the
+    /// sources start when the permission prompt (if any) has been answered, and the prompt's
+    /// time is not theirs.
     public func starting(at start: ContinuousClock.Instant) -> LocationRequest {
         var request = self
         request.deadline = start + timeout
@@ -106,7 +104,7 @@ public struct LocationRequest: Sendable {
     /// loading a library, which a loaded machine can stretch), else what was left, in tenths of
     /// a second rounded down, and 0 when the deadline had already passed. A source that began
     /// late must not claim it waited the whole timeout.
-    public func secondsLeft(at start: ContinuousClock.Instant = .now) -> Double {
+    public func secondsLeft(at start: ContinuousClock.Instant) -> Double {
         let seconds = max(0, start.duration(to: deadline).seconds)
         if seconds >= timeoutSeconds / 2 { return timeoutSeconds }
         return (seconds * 10).rounded(.down) / 10

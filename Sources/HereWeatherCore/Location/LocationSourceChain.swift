@@ -27,7 +27,7 @@ public struct LocationSourceChain: LocationProvider {
     public let clock: any RunClock
 
     public init(_ providers: [any LocationSourceProvider], authorizer: any LocationAuthorizer = AllowAllAuthorizer(),
-                skipsAbsentSources: Bool = false, configPath: String = "", clock: any RunClock = ContinuousClock()) {
+                skipsAbsentSources: Bool = false, configPath: String = "", clock: any RunClock) {
         self.clock = clock
         self.providers = providers
         self.authorizer = authorizer

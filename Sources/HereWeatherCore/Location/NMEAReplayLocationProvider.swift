@@ -27,7 +27,7 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
     /// The run's clock.
     public let clock: any RunClock
 
-    public init(path: String, speed: ReplaySpeed = .max, clock: any RunClock = ContinuousClock()) {
+    public init(path: String, speed: ReplaySpeed = .max, clock: any RunClock) {
         self.path = path
         self.speed = speed
         self.clock = clock
@@ -43,10 +43,10 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
 
     static func replay(path: String, speed: ReplaySpeed, request: LocationRequest,
                        cancellation: NMEACancellation = NMEACancellation(),
-                       clock: any RunClock = ContinuousClock()) throws -> Location {
+                       clock: any RunClock) throws -> Location {
         let (descriptor, live) = try open(path)
         defer { close(descriptor) }
-        let limit = NMEAReadLimit(deadline: request.deadline, cancellation: cancellation, clock: clock)
+        let limit = NMEAReadLimit(deadline: request.deadline, clock: clock, cancellation: cancellation)
         var stream = NMEAStream(fileDescriptor: descriptor, today: clock.date, limit: limit)
         var playback = NMEAPlayback(request: request, speed: speed, live: live, cancellation: cancellation, clock: clock)
         var reachedDeadline = false

@@ -42,7 +42,7 @@ struct NMEAPlayback {
     var sleep: (Duration) -> Void
 
     init(request: LocationRequest, speed: ReplaySpeed, live: Bool = false, cancellation: NMEACancellation? = nil,
-         clock: any RunClock = ContinuousClock()) {
+         clock: any RunClock) {
         selector = FixSelector(request: request)
         self.speed = speed
         self.live = live
@@ -52,7 +52,7 @@ struct NMEAPlayback {
 
     /// Sleeps until `duration` has passed on `clock`, in slices of real time, so that a
     /// cancellation (or a test clock's advance) is seen within one.
-    static func sleep(for duration: Duration, on clock: any RunClock = ContinuousClock(), unless cancellation: NMEACancellation?) {
+    static func sleep(for duration: Duration, on clock: any RunClock, unless cancellation: NMEACancellation?) {
         let end = clock.now + duration
         while cancellation?.isCancelled != true {
             let left = min(clock.now.duration(to: end), NMEAReadLimit.waitSlice)

@@ -29,25 +29,28 @@ public struct NMEAReadLimit: Sendable {
     /// The longest single wait for data, so a cancellation is seen within it.
     static let waitSlice: Duration = .milliseconds(100)
 
-    public var deadline: ContinuousClock.Instant?
+    /// The deadline, and the clock it is on (the run's).
+    public var deadline: (instant: ContinuousClock.Instant, clock: any RunClock)?
     public var cancellation: NMEACancellation?
-    /// The clock `deadline` is on (the run's).
-    public var clock: any RunClock
 
     /// No limit: read to the end of the input.
-    public static let unlimited = NMEAReadLimit()
+    public static let unlimited = NMEAReadLimit(cancellation: nil)
 
-    public init(deadline: ContinuousClock.Instant? = nil, cancellation: NMEACancellation? = nil,
-                clock: any RunClock = ContinuousClock()) {
-        self.deadline = deadline
+    /// Stop at `deadline` on `clock`, or when `cancellation` is set.
+    public init(deadline: ContinuousClock.Instant, clock: any RunClock, cancellation: NMEACancellation? = nil) {
+        self.deadline = (deadline, clock)
         self.cancellation = cancellation
-        self.clock = clock
+    }
+
+    /// Stop only when `cancellation` is set.
+    public init(cancellation: NMEACancellation?) {
+        self.cancellation = cancellation
     }
 
     /// Why reading must stop now, or `nil` to go on.
     func reason() -> Reason? {
         if cancellation?.isCancelled == true { return .cancelled }
-        if let deadline, clock.now >= deadline { return .deadline }
+        if let deadline, deadline.clock.now >= deadline.instant { return .deadline }
         return nil
     }
 
@@ -58,7 +61,7 @@ public struct NMEAReadLimit: Sendable {
         while true {
             if let reason = reason() { return reason }
             var slice = Self.waitSlice
-            if let deadline { slice = min(slice, clock.now.duration(to: deadline)) }
+            if let deadline { slice = min(slice, deadline.clock.now.duration(to: deadline.instant)) }
             let milliseconds = max(1, Int32(slice.wholeMilliseconds))
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, milliseconds)

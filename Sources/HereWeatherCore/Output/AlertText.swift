@@ -24,7 +24,7 @@ enum AlertText {
     }
 
     /// "Small Craft Advisory (Moderate), until Sun 22 Nov 23:00, from NWS Tampa Bay".
-    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: Configuration.OutputSettings.Clock) -> String {
+    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: ClockFormat) -> String {
         var text = alert.title
         if let severity = alert.severity, !severity.isEmpty, severity.lowercased() != "unknown" { text += " (\(severity))" }
         if let end = alert.end, let time = Formatting.clock(end, utcOffset: utcOffset, clock) {

@@ -60,7 +60,7 @@ enum Formatting {
     }
 
     /// "14:05", or "2:05 PM" on a 12-hour clock, at the report's offset.
-    static func clock(_ date: Date?, utcOffset: Int, _ clock: Clock = .twentyFourHour) -> String? {
+    static func clock(_ date: Date?, utcOffset: Int, _ clock: ClockFormat = .twentyFourHour) -> String? {
         date.map {
             let local = LocalTime($0, utcOffset: utcOffset)
             guard clock == .twelveHour else { return local.clockString }
@@ -70,7 +70,7 @@ enum Formatting {
     }
 
     /// A short hour label for chart columns: "14", or "2p" on a 12-hour clock.
-    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: Clock) -> String {
+    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: ClockFormat) -> String {
         let hour = LocalTime(date, utcOffset: utcOffset).hour
         guard clock == .twelveHour else { return LocalTime.pad(hour, 2) }
         return "\(hour % 12 == 0 ? 12 : hour % 12)\(hour < 12 ? "a" : "p")"
@@ -95,5 +95,6 @@ enum Formatting {
     }
 }
 
-/// The `[output] clock` setting: a 24- or 12-hour clock for every time shown as text.
-public typealias Clock = Configuration.OutputSettings.Clock
+/// The `[output] clock` setting: a 24- or 12-hour clock for every time shown as text. Named
+/// apart from Swift's `Clock` (and the run's `RunClock`), which keep time.
+public typealias ClockFormat = Configuration.OutputSettings.ClockFormat

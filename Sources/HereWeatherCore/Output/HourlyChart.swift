@@ -19,10 +19,10 @@ public struct HourlyChart: Sendable {
     }
 
     public var report: WeatherReport
-    public var clock: Clock
+    public var clock: ClockFormat
     public var ascii: Bool
 
-    public init(report: WeatherReport, clock: Clock = .twentyFourHour, ascii: Bool = false) {
+    public init(report: WeatherReport, clock: ClockFormat = .twentyFourHour, ascii: Bool = false) {
         self.report = report
         self.clock = clock
         self.ascii = ascii

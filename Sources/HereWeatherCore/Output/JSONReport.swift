@@ -10,7 +10,7 @@ import HereWeatherPlaces
 /// describes every key: change it with the writer (the schema tests fail otherwise).
 public enum JSONReport {
     /// The object for `report`; its nowcast is read at `now`.
-    public static func render(location: Location, report: WeatherReport, now: Date = Date()) -> String {
+    public static func render(location: Location, report: WeatherReport, now: Date) -> String {
         JSONOutput.object([
             ("location", locationObject(location, utcOffset: report.utcOffset)),
             ("weather", weatherObject(report, now: now)),
@@ -62,7 +62,7 @@ public enum JSONReport {
         ])
     }
 
-    static func weatherObject(_ report: WeatherReport, now: Date = Date()) -> JSONOutput {
+    static func weatherObject(_ report: WeatherReport, now: Date) -> JSONOutput {
         .object([
             ("provider", .string(report.provider.rawValue)),
             ("units", .string(report.units.rawValue)),

@@ -24,7 +24,7 @@ public enum LocationReport {
     }
 
     /// Aligned "Label: value" lines, every character in `charset`.
-    public static func text(_ location: Location, now: Date = Date(), charset: TextCharset = .utf8) -> String {
+    public static func text(_ location: Location, now: Date, charset: TextCharset = .utf8) -> String {
         var rows: [(String, String)] = [
             ("Latitude", Formatting.fixed(location.coordinate.latitude, 6) + charset.degree),
             ("Longitude", Formatting.fixed(location.coordinate.longitude, 6) + charset.degree),
@@ -49,7 +49,7 @@ public enum LocationReport {
 
     /// `--verbose` lines on the location's time: "location: Time: ...; Age: ...; Receiver time: ...",
     /// and the receiver-clock note when there is one.
-    public static func verboseLines(_ location: Location, now: Date = Date()) -> [String] {
+    public static func verboseLines(_ location: Location, now: Date) -> [String] {
         let rows = timeRows(location, now: now).map { "\($0.0): \($0.1)" }
         var lines = ["location: " + rows.joined(separator: "; ")]
         if let memory = location.memory {

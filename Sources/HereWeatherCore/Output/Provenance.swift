@@ -7,7 +7,7 @@ import Foundation
 /// Where a location came from, in words: "GPS ±8 m, 12 s ago", "IP lookup via ipinfo.io
 /// ≈ city, ±25 km", "fixed: Tampa".
 public enum Provenance {
-    public static func text(_ location: Location, now: Date = Date(), charset: TextCharset = .utf8) -> String {
+    public static func text(_ location: Location, now: Date, charset: TextCharset = .utf8) -> String {
         var text: String
         switch location.origin {
         case .source(.gpsd):

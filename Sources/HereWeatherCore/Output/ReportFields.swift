@@ -17,7 +17,7 @@ public struct ReportFields: Sendable {
     public var now: Date
 
     public init(location: Location, report: WeatherReport,
-                output: Configuration.OutputSettings = Configuration.OutputSettings(), now: Date = Date()) {
+                output: Configuration.OutputSettings = Configuration.OutputSettings(), now: Date) {
         self.location = location
         self.report = report
         self.output = output

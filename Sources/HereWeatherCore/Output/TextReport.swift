@@ -11,19 +11,21 @@ public struct TextReport: Sendable {
     public var style: TerminalStyle
     /// `[output]`: the glyph set and the clock.
     public var output: Configuration.OutputSettings
-    /// The time the nowcast is read at (`WeatherReport.nowcastOutlook(at:)`).
-    public var now = Date()
+    /// The run's time: the nowcast is read at it (`WeatherReport.nowcastOutlook(at:)`), and a
+    /// fix's age is counted to it.
+    public var now: Date
 
     public init(location: Location, report: WeatherReport, style: TerminalStyle,
-                output: Configuration.OutputSettings = Configuration.OutputSettings()) {
+                output: Configuration.OutputSettings = Configuration.OutputSettings(), now: Date) {
         self.location = location
         self.report = report
         self.style = style
         self.output = output
+        self.now = now
     }
 
     /// The place: the location's name, the provider's, or the coordinates.
-    var placeName: String { ReportFields(location: location, report: report, output: output).place }
+    var placeName: String { ReportFields(location: location, report: report, output: output, now: now).place }
 
     /// The characters the report is drawn in (`TextCharset`, from `output`).
     var charset: TextCharset { output.charset }
@@ -50,7 +52,7 @@ public struct TextReport: Sendable {
         // A named fixed location is already the place shown: say only how it was had.
         let origin = location.source == .fixed && location.name != nil
             ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy, charset)
-            : Provenance.text(location, charset: charset)
+            : Provenance.text(location, now: now, charset: charset)
         var lines = headline(origin: "(\(origin))")
         if report.freshness.stale {
             lines.append(TextWidth.cut("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago", width,

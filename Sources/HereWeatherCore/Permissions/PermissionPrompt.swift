@@ -23,29 +23,29 @@ extension PermissionPrompt {
     public func warn(_ message: String) { tell(WarningStyle.line(message)) }
 }
 
-/// The real prompt: writes to file descriptor 2 (stderr), reads from 0 (stdin), and is
-/// interactive only when both are terminals, so status bars, cron and pipes are never asked.
-public struct FileDescriptorPrompt: PermissionPrompt {
+/// The real prompt: the question and its lines go out through the run's `Console` (stderr),
+/// the answer is read from `input` (stdin); interactive only when both are terminals, so
+/// status bars, cron and pipes are never asked.
+public struct TerminalPrompt: PermissionPrompt {
+    public let console: Console
     public let input: Int32
-    public let output: Int32
 
     /// The longest answer read; the rest of a longer line is discarded.
     static let maximumAnswer = 256
 
-    public init(input: Int32 = 0, output: Int32 = 2) {
+    public init(console: Console, input: Int32) {
+        self.console = console
         self.input = input
-        self.output = output
     }
 
-    public var isInteractive: Bool { isatty(input) == 1 && isatty(output) == 1 }
+    public var isInteractive: Bool { console.isTerminal && isatty(input) == 1 }
 
     public func ask(_ question: String) -> String? {
         // No spinner draws over the question while the user reads and answers it.
-        Spinner.paused { askNow(question) }
+        console.ask(question) { readAnswer() }
     }
 
-    private func askNow(_ question: String) -> String? {
-        write(question)
+    private func readAnswer() -> String? {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
@@ -64,17 +64,6 @@ public struct FileDescriptorPrompt: PermissionPrompt {
     }
 
     public func tell(_ line: String) {
-        Spinner.paused { write(line + "\n") }
-    }
-
-    private func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { return }
-            written += result
-        }
+        console.write(line + "\n")
     }
 }

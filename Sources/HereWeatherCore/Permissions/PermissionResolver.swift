@@ -55,13 +55,12 @@ public struct PermissionResolver: Sendable {
         self.warnings = warnings
     }
 
-    /// Reads the system policy and the remembered decisions named by `environment` (the policy
-    /// from another file only `asRoot`: `SystemPolicy.load(environment:asRoot:)`).
+    /// Reads the system policy `environment` names (from another file only `asRoot`:
+    /// `SystemPolicy.load(environment:asRoot:)`) and the decisions remembered in `store`.
     /// Throws `SystemPolicyError` (exit 78) for a policy file that exists but cannot be used.
     public static func load(configuration: Configuration, configPath: String, environment: [String: String],
-                            asRoot: Bool = SystemPolicy.runsAsRoot) throws -> PermissionResolver {
+                            asRoot: Bool = SystemPolicy.runsAsRoot, store: PermissionStore) throws -> PermissionResolver {
         let policy = try SystemPolicy.load(environment: environment, asRoot: asRoot)
-        let store = PermissionStore(environment: environment)
         let loaded = store.load()
         return PermissionResolver(location: configuration.location, configPath: configPath, policy: policy,
                                   decisions: loaded.decisions, storePath: store.path,

@@ -41,13 +41,6 @@ public struct PermissionStore: Sendable {
         self.path = path
     }
 
-    /// The store at `$XDG_STATE_HOME/here-weather/permissions.toml` (default
-    /// `~/.local/state/here-weather/permissions.toml`).
-    public init(environment: [String: String]) {
-        let state = ConfigurationPaths(environment: environment).xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
-        self.init(path: state + "/here-weather/permissions.toml")
-    }
-
     /// Reads the decisions; never throws: a missing file is empty, a bad one a warning. A file
     /// that exists but cannot be read at all (no permission, a folder) is `unreadable`: every
     /// source asks again, and `remember` will not replace what it could not read.

@@ -28,21 +28,21 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     /// decision, so that two questions never show at once.
     private let answers = Mutex<[LocationSource: PermissionError?]>([:])
 
-    public init(resolver: PermissionResolver, store: PermissionStore, prompt: any PermissionPrompt = FileDescriptorPrompt()) {
+    public init(resolver: PermissionResolver, store: PermissionStore, prompt: any PermissionPrompt) {
         self.resolver = resolver
         self.store = store
         self.prompt = prompt
     }
 
-    /// The authorizer for a run: the system policy and remembered decisions from
-    /// `environment` (another policy file only `asRoot`), prompting on `prompt` (stdin/stderr).
-    /// Throws `SystemPolicyError` (exit 78) when a policy file exists but cannot be used.
+    /// The authorizer for a run: the system policy `environment` names (another policy file
+    /// only `asRoot`) and the decisions remembered in `store`, prompting on `prompt`. Throws
+    /// `SystemPolicyError` (exit 78) when a policy file exists but cannot be used.
     public static func make(configuration: Configuration, configPath: String, environment: [String: String],
-                            asRoot: Bool = SystemPolicy.runsAsRoot,
-                            prompt: any PermissionPrompt = FileDescriptorPrompt()) throws -> TerminalPermissionAuthorizer {
+                            asRoot: Bool = SystemPolicy.runsAsRoot, store: PermissionStore,
+                            prompt: any PermissionPrompt) throws -> TerminalPermissionAuthorizer {
         let resolver = try PermissionResolver.load(configuration: configuration, configPath: configPath,
-                                                   environment: environment, asRoot: asRoot)
-        return TerminalPermissionAuthorizer(resolver: resolver, store: PermissionStore(environment: environment), prompt: prompt)
+                                                   environment: environment, asRoot: asRoot, store: store)
+        return TerminalPermissionAuthorizer(resolver: resolver, store: store, prompt: prompt)
     }
 
     /// The refusal for each of `sources` (`nil`: allowed), asking once about those that need it.

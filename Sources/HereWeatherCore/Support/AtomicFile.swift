@@ -89,7 +89,7 @@ public enum AtomicFile {
     public static func removeAbandoned(in directory: String, olderThan age: Double) {
         guard let folder = SystemPath.withCString(directory, { opendir($0) }) else { return }
         defer { closedir(folder) }
-        let now = time(nil)
+        let now = FileTime.now
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix { $0 != 0 })
@@ -98,7 +98,7 @@ public enum AtomicFile {
             var info = stat()
             let path = directory + "/" + SystemPath.decode(name)
             guard SystemPath.withCString(path, { lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  Double(now - info.st_mtim.tv_sec) > age else { continue }
+                  Double(now - Int(info.st_mtim.tv_sec)) > age else { continue }
             SystemPath.withCString(path) { _ = unlink($0) }
         }
     }

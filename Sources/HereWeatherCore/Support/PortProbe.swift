@@ -20,7 +20,7 @@ public enum PortProbe {
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0 else { return false }
         defer { freeaddrinfo(list) }
-        let deadline = ContinuousClock.now + bound
+        let deadline = TransportDeadline.after(bound)
         var entry = list
         while let info = entry {
             entry = info.pointee.ai_next
@@ -103,14 +103,14 @@ public enum PortProbe {
     }
 
     /// Whether one address accepts a connection before `deadline`.
-    private static func connects(_ address: addrinfo, until deadline: ContinuousClock.Instant) -> Bool {
+    private static func connects(_ address: addrinfo, until deadline: TransportDeadline) -> Bool {
         let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let socket = Glibc.socket(address.ai_family, address.ai_socktype | flags, address.ai_protocol)
         guard socket >= 0 else { return false }
         defer { close(socket) }
         if connect(socket, address.ai_addr, address.ai_addrlen) == 0 { return true }
         guard errno == EINPROGRESS else { return false }
-        let remaining = ContinuousClock.now.duration(to: deadline)
+        let remaining = deadline.remaining
         let milliseconds = Int32(max(0, remaining.wholeMilliseconds))
         var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
         guard poll(&descriptor, 1, milliseconds) == 1 else { return false }

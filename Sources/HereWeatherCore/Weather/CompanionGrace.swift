@@ -26,7 +26,7 @@ public struct CompanionGrace: Sendable {
     /// The run's `--verbose` notes.
     public let log: @Sendable (String) -> Void
 
-    public init(clock: any RunClock = ContinuousClock(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(clock: any RunClock, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.clock = clock
         self.log = log
     }

@@ -12,9 +12,9 @@ enum ContactRule {
     static func check(contact: String?, howToSet: String, baseURL: String, allowPlainHTTP: Bool,
                       kind: WeatherProviderKind) throws {
         guard contact != nil else {
-            throw WeatherError.missingContact(service: kind.displayName, howToSet: howToSet)
+            throw WeatherError.missingContact(kind, howToSet: howToSet)
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: kind))
     }
 }

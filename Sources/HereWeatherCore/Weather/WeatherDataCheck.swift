@@ -5,7 +5,7 @@ extension WeatherReport {
     /// screen and out of the cache, where it would replace a good one.
     func requiringCurrentTemperature() throws -> WeatherReport {
         guard current.temperature != nil else {
-            throw WeatherError.undecodable(service: provider.displayName, reason: "it has no current temperature")
+            throw WeatherError.service(provider, .undecodable(reason: "it has no current temperature"))
         }
         return self
     }

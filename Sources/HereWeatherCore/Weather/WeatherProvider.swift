@@ -23,12 +23,6 @@ public enum WeatherProviderKind: String, Sendable, CaseIterable {
         }
     }
 
-    /// The provider whose `displayName` is `name`: the `service` a `WeatherError` names.
-    public init?(displayName name: String) {
-        guard let kind = Self.allCases.first(where: { $0.displayName == name }) else { return nil }
-        self = kind
-    }
-
     /// Every name, for help and error texts: `open-meteo, openweathermap, metno, pirateweather or nws`.
     public static var choices: String {
         let names = allCases.map(\.rawValue)
@@ -124,111 +118,60 @@ public struct StoredWeather: Sendable {
 /// 1.1 km): finer than any weather model's grid, and no finer.
 public let defaultCoordinateDecimals = 2
 
-/// Why no weather report could be had.
-public enum WeatherError: UserFacingError, ServiceFailure {
-    /// No HTTP response at all (DNS, refused, timeout, TLS).
-    case unreachable(service: String, HTTPError)
-    /// The service answered with an error status.
-    /// `detail` is the service's own text, without any secret; `message` puts it on one line
-    /// (`ServiceText.oneLine`).
-    case serviceFailed(service: String, status: Int, detail: String?)
-    /// HTTP 429.
-    case rateLimited(service: String, retryAfter: String?)
-    /// HTTP 401/403 for a keyed service: the key is wrong, expired or lacks the plan.
-    case keyRejected(service: String, status: Int, howToSet: String)
-    /// A keyed service with no key configured.
-    case missingKey(service: String, howToSet: String)
-    /// The body was not the weather data expected.
-    case undecodable(service: String, reason: String)
+/// Why no weather report could be had. Each case names its service by kind.
+public enum WeatherError: UserFacingError {
+    /// The service failed in one of the ways every web service can (`ServiceFailure`: no
+    /// answer, an error status, 429, a rejected or missing key, a body that is not weather
+    /// data, a refused plain-http URL).
+    case service(WeatherProviderKind, ServiceFailure)
     /// A `--weather-replay` file could not be read.
     case recordingUnreadable(path: String, reason: String)
     /// A `--weather-replay` file is not a body of the chosen provider (another provider's
     /// recording, or no weather at all): the file is local, so the service is not to blame.
-    case recordingNotWeatherData(service: String, reason: String)
-    /// A service whose terms require a contact (MET Norway) has none configured.
-    case missingContact(service: String, howToSet: String)
-    /// HTTP 403 from MET Norway: the User-Agent was refused or the coordinates too precise.
-    case identificationRefused(service: String, userAgent: String)
+    case recordingNotWeatherData(WeatherProviderKind, reason: String)
+    /// A service whose terms require a contact (MET Norway, the NWS) has none configured.
+    case missingContact(WeatherProviderKind, howToSet: String)
+    /// HTTP 403 from MET Norway or the NWS: the User-Agent was refused or the coordinates too precise.
+    case identificationRefused(WeatherProviderKind, userAgent: String)
     /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
-    case planLacksProduct(service: String, product: String, advice: String)
-    /// A plain-http base URL for a remote host without `allow_plain_http`: anyone on the path
-    /// could read or change it. `key` is the config key (`[weather.metno] base_url`).
-    case insecureBaseURL(service: String, key: ConfigKey)
+    case planLacksProduct(WeatherProviderKind, product: String, advice: String)
     /// The service sent a forecast whose periods had all ended when it was had (the NWS
     /// serving a grid's old forecast); `lastEnd` is when the last one ended, in words.
-    case forecastEnded(service: String, lastEnd: String)
+    case forecastEnded(WeatherProviderKind, lastEnd: String)
     /// A service that covers one country only (the NWS: the United States) was asked about a
     /// point outside it (HTTP 404, problem `InvalidPoint`).
-    case outsideCoverage(service: String, region: String)
+    case outsideCoverage(WeatherProviderKind, region: String)
 
     public var message: String {
         switch self {
-        case .unreachable(let service, let error):
-            var advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
-            switch error {
-            case .redirected:
-                advice = "If that is the service's new address, set \(Self.baseURL(service)) to it; a network with a sign-in page redirects until you sign in."
-            case .cannotResolveHost:
-                // A longer timeout does not help a name nobody can look up.
-                advice = "Check the network connection and its name server (DNS), or the host in \(Self.baseURL(service))."
-            default:
-                break
-            }
-            return "Cannot reach \(service): \(error.summary). \(advice)"
-        case .serviceFailed(let service, let status, let detail):
-            let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
-            let advice = status >= 500 ? "The service is having trouble; try again in a few minutes." : "Check the settings under [\(Self.table(service))] in the config."
-            // 200: the body itself reported the error (Open-Meteo's {"error": true}).
-            let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
-            return "\(service) \(answered)\(what). \(advice)"
-        case .rateLimited(let service, let retryAfter):
-            let when = retryAfter.flatMap(ServiceText.retryAfter).map { " (retry after " + $0 + ")" } ?? ""
-            return "\(service) is rate-limiting requests\(when). Run less often, or try again later."
-        case .keyRejected(let service, let status, let howToSet):
-            return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
-        case .missingKey(let service, let howToSet):
-            return "\(service) needs an API key: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
-        case .undecodable(let service, let reason):
-            return "\(service) sent a response that is not weather data: \(reason). Check \(Self.baseURL(service)), or try again later."
+        case .service(let kind, let failure):
+            return failure.message(.weather(kind))
         case .recordingUnreadable(let path, let reason):
             return "Cannot read the weather recording \(path): \(reason)."
-        case .recordingNotWeatherData(let service, let reason):
+        case .recordingNotWeatherData(let kind, let reason):
             let choices = WeatherProviderKind.allCases.map(\.rawValue).joined(separator: ", ")
-            return "The --weather-replay file is not weather data from \(service): \(reason). Pass the --provider it was recorded from (\(choices)), and for OpenWeatherMap the --units it was recorded in."
-        case .missingContact(let service, let howToSet):
-            return "\(service)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
-        case .identificationRefused(let service, let userAgent):
-            return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(service == WeatherProviderKind.nws.displayName ? ConfigKey.nwsContact : ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
-        case .insecureBaseURL(let service, let key):
-            return TransportSecurity.refusal(service: service, key: key)
-        case .forecastEnded(let service, let lastEnd):
-            return "\(service) sent a forecast that has ended (its last hour ended \(lastEnd)), so it says nothing about now. The service is not updating this forecast; try again later, or use another provider: --provider open-meteo."
-        case .outsideCoverage(let service, let region):
-            let others = WeatherProviderKind.allCases.filter { $0 != WeatherProviderKind(displayName: service) }.map(\.rawValue)
+            return "The --weather-replay file is not weather data from \(kind.displayName): \(reason). Pass the --provider it was recorded from (\(choices)), and for OpenWeatherMap the --units it was recorded in."
+        case .missingContact(let kind, let howToSet):
+            return "\(kind.displayName)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
+        case .identificationRefused(let kind, let userAgent):
+            return "\(kind.displayName) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(kind == .nws ? ConfigKey.nwsContact : ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
+        case .outsideCoverage(let kind, let region):
+            let others = WeatherProviderKind.allCases.filter { $0 != kind }.map(\.rawValue)
             let list = others.dropLast().joined(separator: ", ") + " or " + (others.last ?? "")
-            return "\(service) covers only \(region), and this location is outside it. Use another provider here: --provider \(list) (open-meteo needs no key), or set \(ConfigKey.weatherProvider) in the config."
-        case .planLacksProduct(let service, let product, let advice):
-            return "\(service) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
+            return "\(kind.displayName) covers only \(region), and this location is outside it. Use another provider here: --provider \(list) (open-meteo needs no key), or set \(ConfigKey.weatherProvider) in the config."
+        case .forecastEnded(let kind, let lastEnd):
+            return "\(kind.displayName) sent a forecast that has ended (its last hour ended \(lastEnd)), so it says nothing about now. The service is not updating this forecast; try again later, or use another provider: --provider open-meteo."
+        case .planLacksProduct(let kind, let product, let advice):
+            return "\(kind.displayName) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
-    }
-
-    /// The config table of the provider named `service`.
-    static func table(_ service: String) -> String {
-        WeatherProviderKind(displayName: service).map { ConfigKey.baseURL(of: $0).table } ?? "weather"
-    }
-
-    /// The base URL key of the provider named `service`.
-    static func baseURL(_ service: String) -> String {
-        WeatherProviderKind(displayName: service).map { ConfigKey.baseURL(of: $0).description } ?? "the provider's base_url"
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .keyRejected, .missingKey, .missingContact, .identificationRefused, .planLacksProduct, .insecureBaseURL,
-             .outsideCoverage:
-            return .configuration
+        case .service(_, let failure): return failure.exitStatus
+        case .missingContact, .identificationRefused, .planLacksProduct, .outsideCoverage: return .configuration
+        case .forecastEnded: return .serviceUnavailable
         case .recordingUnreadable, .recordingNotWeatherData: return .noInput
-        default: return .serviceUnavailable
         }
     }
 }
@@ -237,20 +180,20 @@ public enum WeatherError: UserFacingError, ServiceFailure {
 /// by `ServiceAnswer`'s rule.
 enum WeatherServiceResponse {
     /// Sends `request`, following a redirect only on the service's own host
-    /// (`SameOriginRedirects`); no response at all, or a redirect elsewhere, is
-    /// `WeatherError.unreachable`, a cancelled one `CancellationError`.
-    static func get(_ request: HTTPRequest, http: any HTTPClient, service: String) async throws -> HTTPResponse {
-        try await ServiceAnswer.sendKeepingHost(request, http: http) { WeatherError.unreachable(service: service, $0) }
+    /// (`SameOriginRedirects`); no response at all, or a redirect elsewhere, is the service's
+    /// `.unreachable`, a cancelled one `CancellationError`.
+    static func get(_ request: HTTPRequest, http: any HTTPClient, service: WeatherProviderKind) async throws -> HTTPResponse {
+        try await ServiceAnswer.sendKeepingHost(request, http: http) { WeatherError.service(service, .unreachable($0)) }
     }
 
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).
-    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: String, key: ConfigKey) throws {
+    static func requireSecure(_ baseURL: String, allowPlainHTTP: Bool, service: WeatherProviderKind, key: ConfigKey) throws {
         if TransportSecurity.permits(baseURL, allowPlainHTTP: allowPlainHTTP) { return }
-        throw WeatherError.insecureBaseURL(service: service, key: key)
+        throw WeatherError.service(service, .insecureBaseURL(key: key))
     }
 
     /// The JSON of a recorded body (`--weather-replay`, a cache entry).
-    static func recording(_ data: Data, service: String) throws -> JSONValue {
+    static func recording(_ data: Data, service: WeatherProviderKind) throws -> JSONValue {
         try json(from: HTTPResponse(status: 200, body: data), service: service, howToSetKey: nil)
     }
 
@@ -258,8 +201,12 @@ enum WeatherServiceResponse {
     ///
     /// `howToSetKey` is given for keyed services: a 401/403 then means the key was rejected.
     /// `secrets` are removed from any text quoted from the service.
-    static func json(from response: HTTPResponse, service: String, howToSetKey: String?,
+    static func json(from response: HTTPResponse, service: WeatherProviderKind, howToSetKey: String?,
                      secrets: [String] = []) throws -> JSONValue {
-        try ServiceAnswer(response, secrets: secrets).json(service: service, howToSetKey: howToSetKey, as: WeatherError.self)
+        do {
+            return try ServiceAnswer(response, secrets: secrets).json(howToSetKey: howToSetKey)
+        } catch {
+            throw WeatherError.service(service, error)
+        }
     }
 }

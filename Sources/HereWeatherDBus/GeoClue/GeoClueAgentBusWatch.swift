@@ -13,7 +13,7 @@ extension GeoClueLocationProvider: GeoClueAgentWatch {
         guard let bus = try? connect() else { return nil }
         let reply = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                         interface: "org.freedesktop.DBus", member: "ListNames",
-                                        deadline: .now + Self.presenceBound)
+                                        deadline: .after(Self.presenceBound))
         return reply?.first?.strings.map { Set($0.filter { $0.hasPrefix(":") }) }
     }
 
@@ -26,7 +26,7 @@ extension GeoClueLocationProvider: GeoClueAgentWatch {
                          interface: "org.freedesktop.DBus", member: $0, arguments: [.string(name)])
             }
         }
-        guard let results = try? await bus.callEach(calls, deadline: .now + Self.presenceBound) else { return nil }
+        guard let results = try? await bus.callEach(calls, deadline: .after(Self.presenceBound)) else { return nil }
         var users = Set<String>()
         for (index, name) in ordered.enumerated() {
             // A name gone meanwhile (NameHasNoOwner) or unanswered is no sign.

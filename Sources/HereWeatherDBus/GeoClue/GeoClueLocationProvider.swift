@@ -25,7 +25,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     let clock: any RunClock
 
     public init(connect: @escaping @Sendable () throws -> DBusConnection = { try DBusConnection.system() },
-                clock: any RunClock = ContinuousClock()) {
+                clock: any RunClock) {
         self.connect = connect
         self.clock = clock
     }
@@ -43,7 +43,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     /// Both questions share one bound of 250 ms, and neither holds a cooperative thread.
     public func isPresent() async -> Bool {
         guard let bus = try? connect() else { return false }
-        let deadline = ContinuousClock.now + Self.presenceBound
+        let deadline = TransportDeadline.after(Self.presenceBound)
         let owned = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                         interface: "org.freedesktop.DBus", member: "NameHasOwner",
                                         arguments: [.string(Self.service)], deadline: deadline)
@@ -55,6 +55,11 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         return reply?.first?.strings?.contains(Self.service) ?? false
     }
 
+    /// A D-Bus call's deadline for `request`: the real time its deadline leaves on the run's clock.
+    private func busDeadline(_ request: LocationRequest) -> TransportDeadline {
+        TransportDeadline(request.deadline, on: clock)
+    }
+
     /// The presence check's bound (it normally takes a few milliseconds).
     static let presenceBound: Duration = .milliseconds(250)
     /// How long `Stop` may wait for GeoClue's answer, past the request's end: GeoClue also
@@ -63,7 +68,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
         // The time GeoClue is given, for "within N s" messages (`LocationRequest.secondsLeft`).
-        let given = request.secondsLeft()
+        let given = request.secondsLeft(at: clock.now)
         let bus = try connect()
         let client = try await getClient(bus, request: request, given: given)
         do {
@@ -82,7 +87,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         do {
             let reply = try await bus.call(destination: Self.service, path: Self.managerPath,
                                            interface: Self.managerInterface, member: "GetClient",
-                                           deadline: request.deadline)
+                                           deadline: busDeadline(request))
             guard let path = reply.first?.objectPath else {
                 throw DBusError.typeMismatch("GeoClue's GetClient to answer an object path")
             }
@@ -97,39 +102,39 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     private func locate(_ bus: DBusConnection, client: String, request: LocationRequest,
                         given: Double) async throws -> Location {
         try await bus.setProperty(destination: Self.service, path: client, interface: Self.clientInterface,
-                                  name: "DesktopId", value: .string(Self.desktopID), deadline: request.deadline)
+                                  name: "DesktopId", value: .string(Self.desktopID), deadline: busDeadline(request))
         let level = GeoClueAccuracyLevel(for: request.desiredAccuracy)
         try await bus.setProperty(destination: Self.service, path: client, interface: Self.clientInterface,
-                                  name: "RequestedAccuracyLevel", value: .uint32(level.rawValue), deadline: request.deadline)
+                                  name: "RequestedAccuracyLevel", value: .uint32(level.rawValue), deadline: busDeadline(request))
         // Any connection may send a signal with the client's path and interface: only those
         // from GeoClue's unique name (who answered GetClient) are GeoClue's.
-        let owner = try await geoClueOwner(bus, deadline: request.deadline)
+        let owner = try await geoClueOwner(bus, deadline: busDeadline(request))
         let updates = try bus.subscribe(sender: owner, path: client, interface: Self.clientInterface, member: "LocationUpdated")
         defer { updates.cancel() }
         _ = try await bus.call(destination: Self.service, path: client, interface: Self.clientInterface,
-                               member: "Start", deadline: request.deadline)
+                               member: "Start", deadline: busDeadline(request))
         var selector = FixSelector(request: request)
         while true {
             let arguments: [DBusValue]
             do {
                 arguments = try await nextUpdate(updates, deadline: request.deadline)
             } catch DBusError.timedOut {
-                if let answer = selector.answerAtDeadline(now: Date()) { return answer }
+                if let answer = selector.answerAtDeadline(now: clock.date) { return answer }
                 throw GeoClueError.noFix(seconds: given, seen: selector.fixesSeen)
             }
             guard arguments.count == 2, let path = arguments[1].objectPath else { continue }
             let properties: [String: DBusValue]
             do {
                 properties = try await bus.properties(destination: Self.service, path: path,
-                                                      interface: Self.locationInterface, deadline: request.deadline)
+                                                      interface: Self.locationInterface, deadline: busDeadline(request))
             } catch let error as DBusError where error.concernsOneMessage {
                 continue   // this update cannot be read (gone, refused, malformed): wait for the next
             } catch DBusError.timedOut {
-                if let answer = selector.answerAtDeadline(now: Date()) { return answer }
+                if let answer = selector.answerAtDeadline(now: clock.date) { return answer }
                 throw GeoClueError.noFix(seconds: given, seen: selector.fixesSeen)
             }
-            guard let fix = Self.location(from: properties) else { continue }
-            if let answer = selector.consider(fix, now: Date()) { return answer }
+            guard let fix = Self.location(from: properties, arrivedAt: clock.date) else { continue }
+            if let answer = selector.consider(fix, now: clock.date) { return answer }
         }
     }
 
@@ -139,7 +144,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         while true {
             let slice = max(.zero, min(clock.now.duration(to: deadline), .milliseconds(500)))
             do {
-                return try await updates.next(deadline: .now + slice)
+                return try await updates.next(deadline: .after(slice))
             } catch DBusError.timedOut where clock.now < deadline {
                 continue
             }
@@ -147,7 +152,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     }
 
     /// GeoClue's unique name on the bus (":1.42"), the sender of its signals.
-    private func geoClueOwner(_ bus: DBusConnection, deadline: ContinuousClock.Instant) async throws -> String {
+    private func geoClueOwner(_ bus: DBusConnection, deadline: TransportDeadline) async throws -> String {
         let reply = try await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                        interface: "org.freedesktop.DBus", member: "GetNameOwner",
                                        arguments: [.string(Self.service)], deadline: deadline)
@@ -162,12 +167,13 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
     private func stop(_ bus: DBusConnection, client: String) async {
         await Task.detached {
             _ = try? await bus.call(destination: Self.service, path: client, interface: Self.clientInterface,
-                                    member: "Stop", deadline: .now + Self.stopBound)
+                                    member: "Stop", deadline: .after(Self.stopBound))
         }.value
     }
 
-    /// A fix from a Location object's properties, or nil without a real position.
-    public static func location(from properties: [String: DBusValue]) -> Location? {
+    /// A fix from a Location object's properties, dated at its arrival (`date`, the run
+    /// clock's), or nil without a real position.
+    public static func location(from properties: [String: DBusValue], arrivedAt date: Date) -> Location? {
         guard let latitude = properties["Latitude"]?.double, let longitude = properties["Longitude"]?.double else {
             return nil
         }
@@ -177,7 +183,7 @@ public struct GeoClueLocationProvider: LocationSourceProvider {
         let accuracy = properties["Accuracy"]?.double.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         let altitude = properties["Altitude"]?.double.flatMap { $0.isFinite && $0 > -1e300 ? $0 : nil }
         // A live fix is current when it arrives; GeoClue's own time for it is kept beside.
-        var location = Location(coordinate: coordinate, horizontalAccuracy: accuracy, timestamp: Date(),
+        var location = Location(coordinate: coordinate, horizontalAccuracy: accuracy, timestamp: date,
                                 source: .geoclue, altitude: altitude)
         location.receiverTime = properties["Timestamp"].flatMap(Self.timestamp)
         return location

@@ -139,7 +139,7 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let key = WeatherCacheKey(provider: kind, coordinate: Self.tampa, units: .metric, coordinateDecimals: 2)
         let entry = WeatherCacheEntry(key: key, fetchedAt: Date().addingTimeInterval(-3600), serviceMaxAge: nil,
                                       recording: recording)
-        let cache = WeatherCache(directory: home.appendingPathComponent(".cache/here-weather").path)
+        let cache = WeatherCache(directory: home.appendingPathComponent(".cache/here-weather").path, clock: ContinuousClock())
         do { try cache.store(entry) } catch { fatalError("cannot seed the cache: \(error)") }
         let old = Location(coordinate: Self.tampa, horizontalAccuracy: 25_000, timestamp: Date().addingTimeInterval(-2 * 86_400),
                            source: .ip, service: "ipinfo.io")

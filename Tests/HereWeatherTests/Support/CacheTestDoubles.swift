@@ -8,7 +8,7 @@ final class ScriptedWeatherProvider: WeatherProvider, @unchecked Sendable {
     private var count = 0
     private var failure: WeatherError?
     private var maxAge: Double?
-    private let decoder = OpenMeteoWeatherProvider(baseURL: "http://unused", http: UnusedHTTPClient())
+    private let decoder = OpenMeteoWeatherProvider(baseURL: "http://unused", http: UnusedHTTPClient(), clock: ContinuousClock())
 
     var kind: WeatherProviderKind { .openMeteo }
 

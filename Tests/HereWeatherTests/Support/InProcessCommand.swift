@@ -28,16 +28,13 @@ struct InProcessCommand: TemporaryHome {
     }
 
     /// The terminal facts of a run: none by default, as with stdin from /dev/null and pipes.
-    struct TerminalFacts {
-        var standardOutput = false
-        var standardError = false
-        /// The width `TIOCGWINSZ` would report.
-        var columns: Int?
-    }
+    typealias TerminalFacts = CommandContext.Terminals
 
     /// Runs the command with `arguments` and extra `environment` values (over HOME, PATH and
-    /// LANG, as `CommandRunner` sets them), on the live system unless `assembly` gives the
-    /// test's (`RunSystem.test`). A run still going after `killAfter` (two minutes unless told)
+    /// LANG, as `CommandRunner` sets them), on the test system (`SystemAssembly.test()`: libcurl
+    /// for this machine's servers, the real clock, and no gpsd, GeoClue or NetworkManager unless
+    /// `assembly` gives them: a run that touches a part it was not given fails the test naming
+    /// it). A run still going after `killAfter` (two minutes unless told)
     /// is left behind and reported `killed`, so that a hung run fails its test and frees its
     /// slot instead of hanging every queued run after it. `asRoot`: the run is told that its
     /// process runs as root (`CommandContext.runsAsRoot`), who alone may name another system
@@ -46,14 +43,13 @@ struct InProcessCommand: TemporaryHome {
              terminal: TerminalFacts = TerminalFacts(), asRoot: Bool = false,
              prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
              standardOutput: CapturedOutput = CapturedOutput(), standardError: CapturedOutput = CapturedOutput(),
-             assembly: SystemAssembly = .live) async throws -> Result {
+             assembly: SystemAssembly = .test()) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
         let context = CommandContext(
             arguments: arguments, environment: environment,
-            standardOutput: standardOutput, standardError: standardError,
-            standardOutputIsTerminal: terminal.standardOutput, standardErrorIsTerminal: terminal.standardError,
-            terminalColumns: terminal.columns, runsAsRoot: asRoot, prompt: prompt, assembly: assembly)
+            standardOutput: standardOutput, standardError: standardError, terminals: terminal,
+            runsAsRoot: asRoot, prompt: .scripted(prompt), assembly: assembly)
         let body: @Sendable () async throws -> Result = {
             let started = ContinuousClock.now
             let threads = RunThreads()

@@ -26,10 +26,12 @@ final class TLSFixtureServer: @unchecked Sendable {
     }
 
     /// `fixture-server.py`, answering GETs under each path prefix with the fixture file;
-    /// `announcing` each connection it accepts (`nextAcceptance`).
-    static func started(routes: [String: String], announcing: Bool = false) async throws -> TLSFixtureServer {
+    /// `announcing` each connection it accepts (`nextAcceptance`); holding the answers to the
+    /// first `together` requests until all of them have arrived (or 20 s passed).
+    static func started(routes: [String: String], announcing: Bool = false, together: Int = 0) async throws -> TLSFixtureServer {
         try await started(script: "fixture-server.py",
-                          arguments: (announcing ? ["--announce"] : []) + routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
+                          arguments: (announcing ? ["--announce"] : []) + (together > 0 ? ["--together", String(together)] : [])
+                              + routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
     }
 
     /// Waits (on a thread of its own) until the server, started `announcing`, says it accepted
@@ -76,7 +78,7 @@ final class TLSFixtureServer: @unchecked Sendable {
 
     /// `fixture-server.py`'s counts: TLS connections accepted and requests served.
     func stats() async throws -> (connections: Int, requests: Int) {
-        let client = CurlHTTPClient(trust: CertificateTrust(bundle: Self.certificate))
+        let client = CurlHTTPClient(trust: CertificateTrust(bundle: Self.certificate), clock: ContinuousClock())
         let response = try await client.get(HTTPRequest(url: baseURL + "/stats", deadline: .now + .seconds(20)))
         let counts = try JSONSerialization.jsonObject(with: response.body) as? [String: Int] ?? [:]
         return (counts["connections"] ?? -1, counts["requests"] ?? -1)

@@ -11,9 +11,9 @@ import Synchronization
 /// keeps, and it costs the test target no package (swift-clocks brings
 /// swift-concurrency-extras and xctest-dynamic-overlay).
 ///
-/// Its instants start at the real clock's now and stay there: hand its deadlines only to
-/// parts that wait on this clock (stand-ins, the chain, the cache), never to a real transfer
-/// or socket, which would find them passed once the test has run a while.
+/// Its instants start at the real clock's now and stay there. A transport (libcurl, sd-bus)
+/// handed one of its deadlines gets the real time the deadline leaves on this clock
+/// (`TransportDeadline`), however long the test has run.
 final class TestClock: RunClock {
     typealias Instant = ContinuousClock.Instant
 
@@ -26,9 +26,11 @@ final class TestClock: RunClock {
 
     private let state: Mutex<State>
 
-    /// A clock at a fixed date (2026-11-19 13:33:20 UTC unless told), its instants starting now.
-    init(date: Date = Date(timeIntervalSince1970: 1_795_000_000)) {
-        state = Mutex(State(now: ContinuousClock.now, date: date))
+    /// A clock at a fixed date (2026-11-19 13:33:20 UTC unless told), its instants starting
+    /// now, or `behind` the real clock's now (a run clock that stood still while real time
+    /// went on: its deadlines are long past on the real clock, and not on its own).
+    init(date: Date = Date(timeIntervalSince1970: 1_795_000_000), behind: Duration = .zero) {
+        state = Mutex(State(now: ContinuousClock.now.advanced(by: .zero - behind), date: date))
     }
 
     var now: ContinuousClock.Instant { state.withLock { $0.now } }

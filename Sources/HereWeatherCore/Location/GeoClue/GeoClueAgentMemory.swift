@@ -26,11 +26,6 @@ public struct GeoClueAgentMemory: Sendable {
         self.path = path
     }
 
-    /// The memory under the XDG state directory.
-    public init(paths: ConfigurationPaths) {
-        self.init(path: paths.xdgDirectory("XDG_STATE_HOME", fallback: ".local/state") + "/here-weather/geoclue-no-agent.json")
-    }
-
     /// Why GeoClue gave no answer.
     public enum Reason: String, Sendable, Equatable {
         /// `GetClient` got no answer by the deadline (GeoClue 2.6 waits for an agent in silence).

@@ -15,10 +15,13 @@ import Foundation
 public struct CitySearchLocationProvider: LocationProvider {
     public let query: CityQuery
     private let geocoder: any Geocoder
+    /// The run's clock: the place is dated at its now.
+    private let clock: any RunClock
 
-    public init(query: CityQuery, geocoder: any Geocoder) {
+    public init(query: CityQuery, geocoder: any Geocoder, clock: any RunClock) {
         self.query = query
         self.geocoder = geocoder
+        self.clock = clock
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
@@ -30,7 +33,7 @@ public struct CitySearchLocationProvider: LocationProvider {
                                           suggestion: query.nearestMatch(in: places)?.displayName,
                                           others: Array(others.prefix(5)))
         }
-        return Location(coordinate: place.coordinate, timestamp: Date(), origin: .city,
-                        name: place.displayName, service: geocoder.serviceName)
+        return Location(coordinate: place.coordinate, timestamp: clock.date, origin: .city,
+                        name: place.displayName, service: geocoder.kind.displayName)
     }
 }

@@ -20,10 +20,7 @@ public struct OpenMeteoGeocoder: Geocoder {
     /// The default base URL (`ConfigKey.openMeteoGeocodingURL`).
     public static let defaultBaseURL = "https://geocoding-api.open-meteo.com"
 
-    /// The service's name in messages and `Location.service`.
-    public static let name = "Open-Meteo geocoding"
-
-    public var serviceName: String { Self.name }
+    public var kind: GeocoderKind { .openMeteo }
 
     public init(baseURL: String = defaultBaseURL, http: any HTTPClient, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
@@ -39,24 +36,23 @@ public struct OpenMeteoGeocoder: Geocoder {
     }
 
     public func search(_ query: CityQuery, deadline: ContinuousClock.Instant) async throws -> [GeocodedPlace] {
-        try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: serviceName,
-                                            key: .openMeteoGeocodingURL)
+        try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind)
         let request = HTTPRequest(url: requestURL(for: query), deadline: deadline, maxBodyBytes: 1 << 20)
-        let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName, howToSetKey: nil)
-        return try Self.places(in: body, service: serviceName)
+        let body = try await GeocodingResponse.fetch(request, http: http, service: kind, howToSetKey: nil)
+        return try Self.places(in: body)
     }
 
     /// The places in a `/v1/search` body, in the service's order.
-    static func places(in body: JSONValue, service: String) throws -> [GeocodedPlace] {
+    static func places(in body: JSONValue) throws -> [GeocodedPlace] {
         guard body.isObject else {
-            throw GeocodingError.undecodable(service: service, reason: "it is not a JSON object")
+            throw GeocodingError.service(.openMeteo, .undecodable(reason: "it is not a JSON object"))
         }
         if body["error"]?.bool == true {
-            throw GeocodingError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string)
+            throw GeocodingError.service(.openMeteo, .serviceFailed(status: 200, detail: body["reason"]?.string))
         }
         guard let results = body["results"] else { return [] }
         guard let entries = results.array else {
-            throw GeocodingError.undecodable(service: service, reason: "\"results\" is not a list")
+            throw GeocodingError.service(.openMeteo, .undecodable(reason: "\"results\" is not a list"))
         }
         return entries.compactMap { entry in
             guard let name = GeocodingResponse.text(entry["name"]),

@@ -19,10 +19,7 @@ public struct OpenWeatherMapGeocoder: Geocoder {
     private let apiKey: String?
     private let http: any HTTPClient
 
-    /// The service's name in messages and `Location.service`.
-    public static let name = "OpenWeatherMap geocoding"
-
-    public var serviceName: String { Self.name }
+    public var kind: GeocoderKind { .openWeatherMap }
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient, allowPlainHTTP: Bool = false) {
         self.baseURL = baseURL
@@ -41,21 +38,20 @@ public struct OpenWeatherMapGeocoder: Geocoder {
 
     public func search(_ query: CityQuery, deadline: ContinuousClock.Instant) async throws -> [GeocodedPlace] {
         guard let key = apiKey, !key.isEmpty else {
-            throw GeocodingError.missingKey(service: serviceName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
+            throw GeocodingError.service(kind, .missingKey(howToSet: OpenWeatherMapWeatherProvider.howToSetKey))
         }
-        try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: serviceName,
-                                            key: .baseURL(of: .openWeatherMap))
+        try GeocodingResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind)
         let request = HTTPRequest(url: requestURL(for: query, key: key), deadline: deadline, maxBodyBytes: 1 << 20)
-        let body = try await GeocodingResponse.fetch(request, http: http, service: serviceName,
+        let body = try await GeocodingResponse.fetch(request, http: http, service: kind,
                                                      howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey,
                                                      secrets: [key])
-        return try Self.places(in: body, service: serviceName)
+        return try Self.places(in: body)
     }
 
     /// The places in a `/geo/1.0/direct` body, in the service's order.
-    static func places(in body: JSONValue, service: String) throws -> [GeocodedPlace] {
+    static func places(in body: JSONValue) throws -> [GeocodedPlace] {
         guard let entries = body.array else {
-            throw GeocodingError.undecodable(service: service, reason: "it is not a JSON list")
+            throw GeocodingError.service(.openWeatherMap, .undecodable(reason: "it is not a JSON list"))
         }
         return entries.compactMap { entry in
             guard let name = GeocodingResponse.text(entry["name"]),

@@ -40,7 +40,7 @@ public struct IPLocationProvider: LocationSourceProvider {
 
     /// A provider for `settings`; `configPath` names the file in configuration errors.
     public init(settings: IPSettings, http: any HTTPClient, configPath: String = "the config file",
-                clock: any RunClock = ContinuousClock()) {
+                clock: any RunClock) {
         self.clock = clock
         self.settings = settings
         self.http = http

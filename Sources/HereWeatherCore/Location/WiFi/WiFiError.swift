@@ -11,16 +11,16 @@ public enum WiFiError: UserFacingError, Equatable {
     /// NetworkManager could not be asked (D-Bus trouble); `reason` says why.
     case scanFailed(reason: String)
     /// Reading the `seen` access points took (nearly) all of the `seconds` timeout, so the
-    /// service was not asked.
-    case noTimeLeftToAsk(service: String, seen: Int, seconds: Double)
-    /// The service does not know the networks around (HTTP 404).
-    case notInDatabase(service: String)
-    /// The service refused or failed (400, 403, 429, 5xx, no answer, a body without a location).
-    case serviceFailed(service: String, reason: String)
-    /// The service answered the POST with a redirect (HTTP `status`) to `target` (a host, or
+    /// service at `host` was not asked.
+    case noTimeLeftToAsk(host: String, seen: Int, seconds: Double)
+    /// The service at `host` does not know the networks around (HTTP 404).
+    case notInDatabase(host: String)
+    /// The service at `host` refused or failed (400, 403, 429, 5xx, no answer, a body without a location).
+    case serviceFailed(host: String, reason: String)
+    /// The service at `host` answered the POST with a redirect (HTTP `status`) to `target` (a host, or
     /// "another address" when the answer named none), which is never followed: the access
     /// points go only to the service the configuration names.
-    case redirected(service: String, status: Int, target: String)
+    case redirected(host: String, status: Int, target: String)
 
     public var message: String {
         switch self {

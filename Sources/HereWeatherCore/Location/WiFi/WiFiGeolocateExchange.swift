@@ -35,11 +35,11 @@ enum WiFiGeolocateExchange {
         ]).serialized()
     }
 
-    /// The host a redirect's `Location` names, fit for a message: `service` itself for a
+    /// The host a redirect's `Location` names, fit for a message: `host` itself for a
     /// relative one, "another address" when there is none.
-    static func redirectTarget(_ location: String?, service: String, secrets: [String]) -> String {
+    static func redirectTarget(_ location: String?, host: String, secrets: [String]) -> String {
         guard let location, !location.isEmpty else { return "another address" }
-        guard location.contains("://") else { return "another address on \(service)" }
+        guard location.contains("://") else { return "another address on \(host)" }
         let target = ServiceText.oneLine(ServiceURL(location).shown, secrets: secrets, maxLength: 120)
         return target.isEmpty ? "another address" : target
     }
@@ -50,38 +50,38 @@ enum WiFiGeolocateExchange {
 
     /// The position and radius (metres) in a response, or the error to report, classified by
     /// the rule every web service shares (`ServiceAnswer`).
-    static func read(_ response: HTTPResponse, service: String, secrets: [String]) -> Result<(Coordinate, Double), WiFiError> {
+    static func read(_ response: HTTPResponse, host: String, secrets: [String]) -> Result<(Coordinate, Double), WiFiError> {
         if (300..<400).contains(response.status) {
-            return .failure(.redirected(service: service, status: response.status,
-                                        target: redirectTarget(response.headers["location"], service: service, secrets: secrets)))
+            return .failure(.redirected(host: host, status: response.status,
+                                        target: redirectTarget(response.headers["location"], host: host, secrets: secrets)))
         }
         let answer = ServiceAnswer(response, secrets: secrets, maxDetailLength: 120)
         func failed(_ reason: String) -> Result<(Coordinate, Double), WiFiError> {
-            .failure(.serviceFailed(service: service, reason: reason + (answer.detail.map { ": \($0)" } ?? "")))
+            .failure(.serviceFailed(host: host, reason: reason + (answer.detail.map { ": \($0)" } ?? "")))
         }
         switch answer.outcome {
         case .json(let body):
             guard body.isObject else {
-                return .failure(.serviceFailed(service: service, reason: "the answer holds no location: it is not a JSON object"))
+                return .failure(.serviceFailed(host: host, reason: "the answer holds no location: it is not a JSON object"))
             }
             guard let latitude = body["location"]?["lat"]?.double, let longitude = body["location"]?["lng"]?.double,
                   case let coordinate = Coordinate(latitude: latitude, longitude: longitude), coordinate.isValid,
                   case .number(let accuracy)? = body["accuracy"], accuracy.isFinite, accuracy > 0,
                   accuracy <= maximumAccuracy else {
-                return .failure(.serviceFailed(service: service, reason: "the answer holds no usable position and accuracy"))
+                return .failure(.serviceFailed(host: host, reason: "the answer holds no usable position and accuracy"))
             }
             return .success((coordinate, accuracy))
         case .notJSON(let what):
-            return .failure(.serviceFailed(service: service, reason: "the answer holds no location: \(what)"))
+            return .failure(.serviceFailed(host: host, reason: "the answer holds no location: \(what)"))
         case .refused:
-            return .failure(.serviceFailed(service: service, reason: "access refused (HTTP \(response.status))"
+            return .failure(.serviceFailed(host: host, reason: "access refused (HTTP \(response.status))"
                 + (answer.detail.map { ": \($0)" } ?? "") + "; check \(ConfigKey.wifiKey)"))
         case .rateLimited(let retryAfter):
             let when = retryAfter.flatMap(ServiceText.retryAfter).map { ", retry after " + $0 } ?? ""
             return failed("rate limited (HTTP 429\(when))")
         case .failed:
             switch response.status {
-            case 404: return .failure(.notInDatabase(service: service))
+            case 404: return .failure(.notInDatabase(host: host))
             case 400: return failed("the request was refused (HTTP 400)")
             case 500...: return failed("server error (HTTP \(response.status))")
             default: return failed("HTTP \(response.status)")

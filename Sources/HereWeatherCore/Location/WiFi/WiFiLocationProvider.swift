@@ -34,7 +34,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
 
     public init(settings: WiFiSettings, scanner: any AccessPointScanner, http: any HTTPClient,
                 memory: WiFiNeighbourhoodMemory? = nil, configPath: String = "the config file",
-                clock: any RunClock = ContinuousClock()) {
+                clock: any RunClock) {
         self.clock = clock
         self.settings = settings
         self.scanner = scanner
@@ -55,7 +55,7 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         guard selection.isEnough else { throw WiFiError.tooFewAccessPoints(summary: selection.summary) }
         let macAddresses = Set(selection.used.map(\.macAddress))
         let now = clock.date
-        if let remembered = memory?.answer(for: macAddresses, service: settings.baseURL, now: now),
+        if let remembered = memory?.answer(for: macAddresses, serviceURL: settings.baseURL, now: now),
            now.timeIntervalSince(remembered.timestamp) <= settings.rememberDays * 86_400 {
             // A neighbourhood is a place: the access points just seen are where they were, so
             // the position is current (the scan is now), whatever the age of the answer.
@@ -65,15 +65,15 @@ public struct WiFiLocationProvider: LocationSourceProvider {
         }
         try Task.checkCancellation()
         // A crowd read from a slow NetworkManager can leave no time: a request sent now would
-        // blame a service that was never given the chance to answer. On the POST's own clock:
-        // the scan and the request keep real deadlines (the run's clock dates the answers).
-        guard ContinuousClock.now.duration(to: request.deadline) > Self.leastTimeToAsk else {
-            throw WiFiError.noTimeLeftToAsk(service: settings.host, seen: selection.seen, seconds: request.timeoutSeconds)
+        // blame a service that was never given the chance to answer. Read on the run's clock,
+        // which the deadline is an instant of (the POST gets the real time it leaves).
+        guard clock.now.duration(to: request.deadline) > Self.leastTimeToAsk else {
+            throw WiFiError.noTimeLeftToAsk(host: settings.host, seen: selection.seen, seconds: request.timeoutSeconds)
         }
         let (coordinate, accuracy) = try await ask(selection.used, deadline: request.deadline)
         let answered = clock.date
         memory?.save(.init(coordinate: coordinate, accuracy: accuracy, timestamp: answered,
-                           macAddresses: macAddresses, service: settings.baseURL))
+                           macAddresses: macAddresses, serviceURL: settings.baseURL))
         return FixSelector.judgedAtOnce(location(coordinate, accuracy: accuracy, timestamp: answered, count: selection.used.count),
                                         for: request, now: answered)
     }
@@ -90,9 +90,9 @@ public struct WiFiLocationProvider: LocationSourceProvider {
             method: "POST", body: Data(WiFiGeolocateExchange.body(accessPoints).utf8),
             loggedBody: WiFiGeolocateExchange.maskedBody(accessPoints), followsRedirects: false)
         let response = try await ServiceAnswer.send(request, http: http) { error in
-            WiFiError.serviceFailed(service: settings.host, reason: error.summary)
+            WiFiError.serviceFailed(host: settings.host, reason: error.summary)
         }
-        return try WiFiGeolocateExchange.read(response, service: settings.host, secrets: secrets).get()
+        return try WiFiGeolocateExchange.read(response, host: settings.host, secrets: secrets).get()
     }
 
     /// Secrets never to quote back.

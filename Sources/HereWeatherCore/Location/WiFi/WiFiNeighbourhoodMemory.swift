@@ -33,11 +33,6 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         keyPath = (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".key"
     }
 
-    /// The memory under the XDG state directory.
-    public init(paths: ConfigurationPaths) {
-        self.init(path: paths.xdgDirectory("XDG_STATE_HOME", fallback: ".local/state") + "/here-weather/wifi-neighbourhood.json")
-    }
-
     /// A remembered answer.
     public struct Answer: Sendable, Equatable {
         public var coordinate: Coordinate
@@ -47,7 +42,8 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         /// those of the access points now in range that it was asked about too.
         public var macAddresses: Set<String>
         /// The endpoint asked (without any key).
-        public var service: String
+        /// The geolocate service's URL that gave it (`[location.wifi] base_url`).
+        public var serviceURL: String
     }
 
     /// What the file holds: the answer, with its access points as keyed hashes.
@@ -56,7 +52,7 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         var accuracy: Double
         var timestamp: Date
         var hashes: Set<String>
-        var service: String
+        var serviceURL: String
     }
 
     /// Whether `current` is the same neighbourhood as `remembered` (see the type's rule).
@@ -66,16 +62,16 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         return shared >= WiFiSelection.minimumNeeded && shared * 2 >= all
     }
 
-    /// The remembered answer for these access points at `service`, if it is the same
+    /// The remembered answer for these access points at `serviceURL`, if it is the same
     /// neighbourhood (the caller judges its age against `remember_days`).
-    public func answer(for macAddresses: Set<String>, service: String, now: Date) -> Answer? {
-        guard let remembered = load(), remembered.service == service, let key = readKey() else { return nil }
+    public func answer(for macAddresses: Set<String>, serviceURL: String, now: Date) -> Answer? {
+        guard let remembered = load(), remembered.serviceURL == serviceURL, let key = readKey() else { return nil }
         let byHash = Dictionary(macAddresses.map { (Self.hash($0, key: key), $0) }, uniquingKeysWith: { first, _ in first })
         guard Self.isSameNeighbourhood(Set(byHash.keys), remembered.hashes),
               remembered.timestamp <= now else { return nil }   // from the future: the clock was changed
         let shared = Set(remembered.hashes.compactMap { byHash[$0] })
         return Answer(coordinate: remembered.coordinate, accuracy: remembered.accuracy, timestamp: remembered.timestamp,
-                      macAddresses: shared, service: remembered.service)
+                      macAddresses: shared, serviceURL: remembered.serviceURL)
     }
 
     /// The file's answer; a version 1 file (addresses in clear) is rewritten with keyed hashes.
@@ -92,14 +88,14 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         let timestamp = Date(timeIntervalSince1970: seconds)
         if version == 1 {
             let answer = Answer(coordinate: coordinate, accuracy: accuracy, timestamp: timestamp,
-                                macAddresses: Set(points), service: service)
+                                macAddresses: Set(points), serviceURL: service)
             guard let hashes = save(answer) else {
                 try? FileManager.default.removeItem(atPath: path)   // cannot be rewritten: dropped
                 return nil
             }
-            return Remembered(coordinate: coordinate, accuracy: accuracy, timestamp: timestamp, hashes: hashes, service: service)
+            return Remembered(coordinate: coordinate, accuracy: accuracy, timestamp: timestamp, hashes: hashes, serviceURL: service)
         }
-        return Remembered(coordinate: coordinate, accuracy: accuracy, timestamp: timestamp, hashes: Set(points), service: service)
+        return Remembered(coordinate: coordinate, accuracy: accuracy, timestamp: timestamp, hashes: Set(points), serviceURL: service)
     }
 
     /// Remembers `answer` with its access points as keyed hashes, which it returns; failures (a
@@ -110,7 +106,7 @@ public struct WiFiNeighbourhoodMemory: Sendable {
         let hashes = Set(answer.macAddresses.map { Self.hash($0, key: key) })
         let json = JSONOutput.object([
             ("version", .number(2)),
-            ("service", .string(answer.service)),
+            ("service", .string(answer.serviceURL)),
             ("access_points", .array(hashes.sorted().map { .string($0) })),
             ("latitude", .number(answer.coordinate.latitude)),
             ("longitude", .number(answer.coordinate.longitude)),

@@ -16,7 +16,7 @@ import Foundation
 /// The compact product has no place name, time zone, sunrise, feels-like temperature or
 /// chance of precipitation. Times are shown at the longitude's nominal offset (15° an hour).
 enum MetNorwayDecoder {
-    static let service = WeatherProviderKind.metNorway.displayName
+    static let kind = WeatherProviderKind.metNorway
     static let hourlyCount = 12
 
     /// One time step, read and converted.
@@ -31,12 +31,12 @@ enum MetNorwayDecoder {
 
     static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject, let series = body["properties"]?["timeseries"]?.array else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"properties.timeseries\"")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"properties.timeseries\""))
         }
         let meta = body["properties"]?["meta"]?["units"]
         let steps = self.steps(series, meta: meta, units: units)
         guard let first = steps.first else {
-            throw WeatherError.undecodable(service: service, reason: "its time series is empty")
+            throw WeatherError.service(kind, .undecodable(reason: "its time series is empty"))
         }
         let offset = LocalTime.nominalOffset(longitude: body["geometry"]?["coordinates"]?[0]?.double) ?? 0
         let entries = steps.map { hour($0, meta: meta, units: units) }

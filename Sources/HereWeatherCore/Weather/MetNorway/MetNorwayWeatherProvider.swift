@@ -21,6 +21,8 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     /// How long the radar nowcast may take once Locationforecast has answered.
     public let grace: CompanionGrace
     private let http: any HTTPClient
@@ -34,8 +36,9 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false,
-                grace: CompanionGrace = CompanionGrace()) {
-        self.grace = grace
+                clock: any RunClock, grace: CompanionGrace? = nil) {
+        self.clock = clock
+        self.grace = grace ?? CompanionGrace(clock: clock)
         self.allowPlainHTTP = allowPlainHTTP
         self.baseURL = baseURL
         self.contact = ContactRule.contact(contact)
@@ -115,17 +118,17 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         var headers = [(name: "User-Agent", value: userAgent)]
         if let lastModified { headers.append((name: "If-Modified-Since", value: lastModified)) }
         let request = HTTPRequest(url: url, headers: headers, deadline: deadline)
-        return try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+        return try await WeatherServiceResponse.get(request, http: http, service: kind)
     }
 
     /// Locationforecast's answer; a 304 Not Modified for `stored` is the stored body, fresh again.
     private func fetchForecast(_ query: WeatherQuery, userAgent: String, stored: StoredWeather?) async throws -> WeatherFetch {
         let response = try await get(requestURL(for: query.coordinate), userAgent: userAgent,
                                      lastModified: stored?.lastModified, deadline: query.deadline)
-        let maxAge = HTTPFreshness.lifetime(of: response.headers)
+        let maxAge = HTTPFreshness.lifetime(of: response.headers, now: clock.date)
         if response.status == 304, let stored {
             // The stored Locationforecast body: as stored, or taken out of a recording with a nowcast.
-            let recorded = try WeatherServiceResponse.recording(stored.recording, service: kind.displayName)
+            let recorded = try WeatherServiceResponse.recording(stored.recording, service: kind)
             let (forecast, oldNowcast) = MetNorwayNowcast.split(recorded)
             let forecastBody = oldNowcast == nil && recorded["locationforecast"] == nil
                 ? stored.recording : Data(JSONOutput(forecast).serialized().utf8)
@@ -134,9 +137,9 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
                                 lastModified: response.headers["last-modified"] ?? stored.lastModified, notModified: true)
         }
         if response.status == 403 {
-            throw WeatherError.identificationRefused(service: kind.displayName, userAgent: userAgent)
+            throw WeatherError.identificationRefused(kind, userAgent: userAgent)
         }
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        let body = try WeatherServiceResponse.json(from: response, service: kind, howToSetKey: nil)
         return WeatherFetch(report: try MetNorwayDecoder.decode(body, units: query.units), recording: response.body,
                             serviceMaxAge: maxAge, lastModified: response.headers["last-modified"])
     }
@@ -157,15 +160,15 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
         } else {
             return nil
         }
-        guard let json = try? WeatherServiceResponse.recording(body, service: kind.displayName),
+        guard let json = try? WeatherServiceResponse.recording(body, service: kind),
               let nowcast = MetNorwayNowcast.decode(json) else { return nil }
         return (nowcast, MetNorwayNowcast.Stored(body: body, lastModified: lastModified),
-                HTTPFreshness.lifetime(of: response.headers))
+                HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     /// A recording is a Locationforecast body, or `{"locationforecast": ..., "nowcast": ...}`.
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let (forecast, nowcast) = MetNorwayNowcast.split(try WeatherServiceResponse.recording(data, service: kind.displayName))
+        let (forecast, nowcast) = MetNorwayNowcast.split(try WeatherServiceResponse.recording(data, service: kind))
         var report = try MetNorwayDecoder.decode(forecast, units: units)
         report.nowcast = nowcast.flatMap(MetNorwayNowcast.decode)
         return report

@@ -16,9 +16,9 @@ public struct NWSAlertsFetcher: Sendable {
     public let coordinateDecimals: Int
 
     public init(baseURL: String, contact: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, clock: any RunClock) {
         exchange = NWSExchange(baseURL: baseURL, userAgent: NWSWeatherProvider.userAgent(contact: contact), http: http,
-                               pause: { try await Task.sleep(for: $0) })
+                               clock: clock, pause: { try await clock.sleep(for: $0) })
         self.coordinateDecimals = min(coordinateDecimals, NWSWeatherProvider.maxDecimals)
     }
 

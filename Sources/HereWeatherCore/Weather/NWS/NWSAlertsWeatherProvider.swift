@@ -20,7 +20,7 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
     /// How long the alerts may take once the weather has answered.
     public let grace: CompanionGrace
 
-    public init(base: any WeatherProvider, alerts: NWSAlertsFetcher, grace: CompanionGrace = CompanionGrace()) {
+    public init(base: any WeatherProvider, alerts: NWSAlertsFetcher, grace: CompanionGrace) {
         self.base = base
         self.alerts = alerts
         self.grace = grace

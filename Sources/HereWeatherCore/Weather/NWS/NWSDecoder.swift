@@ -32,21 +32,21 @@ import Foundation
 /// The hourly view keeps every period from the current one: `WeatherReport.shown(at:)`
 /// starts the table at the hour it is read at (a cached report hours later) and shows 12.
 enum NWSDecoder {
-    static let service = WeatherProviderKind.nws.displayName
+    static let kind = WeatherProviderKind.nws
 
     static func decode(recording body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject, let hourlyPeriods = body["forecast_hourly"]?["properties"]?["periods"]?.array else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"forecast_hourly.properties.periods\"")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"forecast_hourly.properties.periods\""))
         }
         let periods = hourlyPeriods.compactMap { period in hour(period, units: units).map { (period, $0) } }
         guard let firstPeriod = periods.first, let offset = hourlyPeriods.lazy.compactMap(startOffset).first else {
-            throw WeatherError.undecodable(service: service, reason: "its hourly forecast has no periods with a start time")
+            throw WeatherError.service(kind, .undecodable(reason: "its hourly forecast has no periods with a start time"))
         }
         let recordedAt = recordingTime(body) ?? firstPeriod.1.forecast.time
         let current = periods.filter { end($0.0, start: $0.1.forecast.time) > recordedAt }
         guard let first = current.first?.1 else {
             let last = periods.map { end($0.0, start: $0.1.forecast.time) }.max() ?? recordedAt
-            throw WeatherError.forecastEnded(service: service, lastEnd: ended(last, utcOffset: offset))
+            throw WeatherError.forecastEnded(kind, lastEnd: ended(last, utcOffset: offset))
         }
         var conditions = CurrentConditions(forecastHour: first.forecast)
         var basis = CurrentBasis.forecast

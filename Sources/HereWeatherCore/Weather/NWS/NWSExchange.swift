@@ -12,9 +12,11 @@ struct NWSExchange: Sendable {
     let baseURL: String
     let userAgent: String
     let http: any HTTPClient
+    /// The run's clock: whether the deadline leaves time for a retry.
+    let clock: any RunClock
     /// Waits between a failed attempt and the retry (`Task.sleep`; tests may shorten it).
     let pause: @Sendable (Duration) async throws -> Void
-    static let service = WeatherProviderKind.nws.displayName
+    static let kind = WeatherProviderKind.nws
     /// The pause before the one retry of a server error (at most a third of the time left).
     static let retryPause = Duration.seconds(1)
     static let retriedStatuses: Set<Int> = [500, 502, 503, 504]
@@ -41,13 +43,13 @@ struct NWSExchange: Sendable {
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
         let request = HTTPRequest(url: url, headers: [("User-Agent", userAgent), ("Accept", "application/geo+json")],
                                   deadline: deadline)
-        let first = try await WeatherServiceResponse.get(request, http: http, service: Self.service)
+        let first = try await WeatherServiceResponse.get(request, http: http, service: Self.kind)
         guard Self.retriedStatuses.contains(first.status) else { return first }
-        let left = ContinuousClock.now.duration(to: deadline)
+        let left = clock.now.duration(to: deadline)
         let wait = min(Self.retryPause, left / 3)
         guard wait > .zero else { return first }
         try await pause(wait)
-        return try await WeatherServiceResponse.get(request, http: http, service: Self.service)
+        return try await WeatherServiceResponse.get(request, http: http, service: Self.kind)
     }
 
     /// The JSON body of `url`, or the error its answer means.
@@ -61,15 +63,15 @@ struct NWSExchange: Sendable {
     static func body(of response: HTTPResponse, userAgent: String) throws -> JSONValue {
         let problem = NWSProblem(response.body)
         if response.status == 404, problem?.isInvalidPoint == true {
-            throw WeatherError.outsideCoverage(service: service, region: "the United States and its territories")
+            throw WeatherError.outsideCoverage(kind, region: "the United States and its territories")
         }
         if response.status == 403 {
-            throw WeatherError.identificationRefused(service: service, userAgent: userAgent)
+            throw WeatherError.identificationRefused(kind, userAgent: userAgent)
         }
         if !(200..<300).contains(response.status), response.status != 429, let words = problem?.words {
-            throw WeatherError.serviceFailed(service: service, status: response.status, detail: words)
+            throw WeatherError.service(kind, .serviceFailed(status: response.status, detail: words))
         }
-        return try WeatherServiceResponse.json(from: response, service: service, howToSetKey: nil)
+        return try WeatherServiceResponse.json(from: response, service: kind, howToSetKey: nil)
     }
 }
 

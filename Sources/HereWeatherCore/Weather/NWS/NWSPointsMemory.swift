@@ -23,11 +23,6 @@ public struct NWSPointsMemory: Sendable {
         self.directory = directory
     }
 
-    /// The memory in the weather cache's directory.
-    public init(paths: ConfigurationPaths) {
-        self.init(directory: WeatherCache(paths: paths).directory)
-    }
-
     public func path(for point: Coordinate) -> String {
         directory + "/nws-points_" + JSONOutput.format(point.latitude) + "_" + JSONOutput.format(point.longitude) + ".json"
     }

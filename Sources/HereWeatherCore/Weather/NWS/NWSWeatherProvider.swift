@@ -47,7 +47,7 @@ public struct NWSWeatherProvider: WeatherProvider {
     public init(baseURL: String, contact: String?, http: any HTTPClient,
                 coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false,
                 memory: NWSPointsMemory? = nil, pause: (@Sendable (Duration) async throws -> Void)? = nil,
-                clock: any RunClock = ContinuousClock(), grace: CompanionGrace? = nil) {
+                clock: any RunClock, grace: CompanionGrace? = nil) {
         self.baseURL = baseURL
         self.contact = ContactRule.contact(contact)
         self.coordinateDecimals = min(coordinateDecimals, Self.maxDecimals)
@@ -56,7 +56,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         self.clock = clock
         self.grace = grace ?? CompanionGrace(clock: clock)
         exchange = NWSExchange(baseURL: baseURL, userAgent: Self.userAgent(contact: self.contact), http: http,
-                               pause: pause ?? { try await clock.sleep(for: $0) })
+                               clock: clock, pause: pause ?? { try await clock.sleep(for: $0) })
     }
 
     /// `here-weather/<version> (<contact>)`, or without the contact when there is none (the
@@ -90,7 +90,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         var forecasts: Forecasts
         do {
             forecasts = try await self.forecasts(points, deadline: query.deadline)
-        } catch WeatherError.serviceFailed(_, let status, _) where status == 404 && remembered {
+        } catch WeatherError.service(_, .serviceFailed(let status, _)) where status == 404 && remembered {
             // The remembered grid is gone: ask the point again, once.
             memory?.forget(point)
             (pointsBody, points, remembered) = try await self.points(point, deadline: query.deadline, remembering: false)
@@ -106,20 +106,20 @@ public struct NWSWeatherProvider: WeatherProvider {
         }
         let recording = Self.recording(fetchedAt: clock.date, points: pointsBody, hourly: forecasts.hourly.body,
                                        forecast: forecasts.daily.body, observation: observation, alerts: alerts)
-        let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind.displayName),
+        let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind),
                                            units: query.units)
         // Remembered only once it led to a report: a points answer that leads nowhere is not kept.
         if !remembered { memory?.store(pointsBody, for: point) }
         var maxAge: Double?
-        if let first = HTTPFreshness.lifetime(of: forecasts.hourly.headers),
-           let second = HTTPFreshness.lifetime(of: forecasts.daily.headers) {
+        if let first = HTTPFreshness.lifetime(of: forecasts.hourly.headers, now: clock.date),
+           let second = HTTPFreshness.lifetime(of: forecasts.daily.headers, now: clock.date) {
             maxAge = min(first, second)
         }
         return WeatherFetch(report: report, recording: recording, serviceMaxAge: maxAge)
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(data, service: kind.displayName), units: units)
+        try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(data, service: kind), units: units)
     }
 
     /// The points answer for `point`: remembered, else asked.
@@ -130,8 +130,7 @@ public struct NWSWeatherProvider: WeatherProvider {
         }
         let (body, response) = try await exchange.json(pointsURL(for: point), deadline: deadline)
         guard let points = NWSPoints(body) else {
-            throw WeatherError.undecodable(service: kind.displayName,
-                                           reason: "its points answer has no \"properties.forecast\" and \"forecastHourly\" URLs")
+            throw WeatherError.service(kind, .undecodable(reason: "its points answer has no \"properties.forecast\" and \"forecastHourly\" URLs"))
         }
         return (response.body, points, false)
     }
@@ -144,7 +143,7 @@ public struct NWSWeatherProvider: WeatherProvider {
     /// The hourly and the 12-hour forecasts, asked at once.
     func forecasts(_ points: NWSPoints, deadline: ContinuousClock.Instant) async throws -> Forecasts {
         guard let hourlyURL = exchange.onBaseURL(points.forecastHourly), let dailyURL = exchange.onBaseURL(points.forecast) else {
-            throw WeatherError.undecodable(service: kind.displayName, reason: "its points answer has forecast URLs without a path")
+            throw WeatherError.service(kind, .undecodable(reason: "its points answer has forecast URLs without a path"))
         }
         async let hourly = exchange.json(hourlyURL, deadline: deadline)
         async let daily = exchange.json(dailyURL, deadline: deadline)

@@ -10,19 +10,19 @@ import Foundation
 /// units asked for, so a recording in any units, or a server ignoring a unit parameter,
 /// still gives a correct report. Nulls inside the arrays become absent values.
 enum OpenMeteoDecoder {
-    static let service = WeatherProviderKind.openMeteo.displayName
+    static let kind = WeatherProviderKind.openMeteo
     static let hourlyCount = 12
     static let dailyCount = 7
 
     static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
-        guard body.isObject else { throw WeatherError.undecodable(service: service, reason: "the body is not a JSON object") }
+        guard body.isObject else { throw WeatherError.service(kind, .undecodable(reason: "the body is not a JSON object")) }
         if body["error"]?.bool == true {
-            throw WeatherError.serviceFailed(service: service, status: 200, detail: body["reason"]?.string)
+            throw WeatherError.service(kind, .serviceFailed(status: 200, detail: body["reason"]?.string))
         }
         let offset = LocalTime.utcOffset(seconds: body["utc_offset_seconds"]?.double) ?? 0
         guard let currentBlock = body["current"], currentBlock.isObject,
               let time = currentBlock["time"]?.date(utcOffset: offset) else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"current\" block with a time")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"current\" block with a time"))
         }
         let columns = Columns(body: body, units: units)
         let current = decodeCurrent(currentBlock, time: time, columns: columns.current)

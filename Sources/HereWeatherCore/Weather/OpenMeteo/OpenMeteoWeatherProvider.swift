@@ -12,6 +12,8 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     private let http: any HTTPClient
 
     static let currentVariables = [
@@ -33,7 +35,8 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     ]
 
     public init(baseURL: String, http: any HTTPClient, coordinateDecimals: Int = defaultCoordinateDecimals,
-                allowPlainHTTP: Bool = false) {
+                allowPlainHTTP: Bool = false, clock: any RunClock) {
+        self.clock = clock
         self.baseURL = baseURL
         self.http = http
         self.coordinateDecimals = coordinateDecimals
@@ -46,7 +49,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     }
 
     public func checkConfigured() throws {
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .openMeteo))
     }
 
@@ -76,13 +79,13 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         try checkConfigured()
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units), deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName, howToSetKey: nil)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
+        let body = try WeatherServiceResponse.json(from: response, service: kind, howToSetKey: nil)
         return WeatherFetch(report: try OpenMeteoDecoder.decode(body, units: query.units), recording: response.body,
-                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        try OpenMeteoDecoder.decode(WeatherServiceResponse.recording(data, service: kind.displayName), units: units)
+        try OpenMeteoDecoder.decode(WeatherServiceResponse.recording(data, service: kind), units: units)
     }
 }

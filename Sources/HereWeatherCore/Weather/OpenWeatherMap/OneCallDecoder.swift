@@ -11,13 +11,13 @@ import Foundation
 /// (`rain`/`snow` as `{"1h": x}` in current and hourly, a plain number in daily). `alerts`
 /// is there only when some are in force.
 enum OneCallDecoder {
-    static let service = OpenWeatherMapDecoder.service
+    static let kind = OpenWeatherMapDecoder.kind
     static let hourlyCount = 12
 
     static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
         try OpenWeatherMapDecoder.checkCode(body)
         guard let now = body["current"], now.isObject, let time = date(now["dt"]) else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"current\" weather with a \"dt\"")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"current\" weather with a \"dt\""))
         }
         let offset = utcOffset(body, at: time)
         let (condition, words) = OpenWeatherMapDecoder.describe(now["weather"]?[0])

@@ -14,6 +14,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -22,7 +24,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
         "Subscribe the key to \"One Call by Call\" on openweathermap.org, or set \(ConfigKey.openWeatherMapAPI) = \"classic\" to use the current weather and 5-day forecast endpoints, which every key has."
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false, clock: any RunClock) {
+        self.clock = clock
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
@@ -48,9 +51,9 @@ public struct OneCallWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: OpenWeatherMapWeatherProvider.howToSetKey)
+            throw WeatherError.service(kind, .missingKey(howToSet: OpenWeatherMapWeatherProvider.howToSetKey))
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .openWeatherMap))
     }
 
@@ -59,20 +62,20 @@ public struct OneCallWeatherProvider: WeatherProvider {
         let key = apiKey ?? ""
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
         if response.status == 401 {
-            throw WeatherError.planLacksProduct(service: kind.displayName, product: "One Call API 3.0", advice: Self.planAdvice)
+            throw WeatherError.planLacksProduct(kind, product: "One Call API 3.0", advice: Self.planAdvice)
         }
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+        let body = try WeatherServiceResponse.json(from: response, service: kind,
                                                    howToSetKey: OpenWeatherMapWeatherProvider.howToSetKey, secrets: [key])
         return WeatherFetch(report: try OneCallDecoder.decode(body, units: query.units), recording: response.body,
-                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     /// Reads One Call recordings, and the classic endpoints' too (a cache entry from before
     /// `api` was changed).
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        let body = try WeatherServiceResponse.recording(data, service: kind)
         return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// `null`, `{"1h": x}` or `{"3h": x}`; polar points have an empty name. Precipitation is
 /// always in mm from the service, and converted for imperial units here.
 enum OpenWeatherMapDecoder {
-    static let service = WeatherProviderKind.openWeatherMap.displayName
+    static let kind = WeatherProviderKind.openWeatherMap
     static let step = 3 * 3600
     static let hourlyCount = 4  // 12 hours at the 3-hour step
 
@@ -18,7 +18,7 @@ enum OpenWeatherMapDecoder {
         try checkCode(body)
         if let forecast { try checkCode(forecast) }
         guard let time = body["dt"]?.unixTime, let main = body["main"], main.isObject else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"dt\" and \"main\" of current weather")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"dt\" and \"main\" of current weather"))
         }
         let offset = LocalTime.utcOffset(seconds: body["timezone"]?.double)
             ?? LocalTime.utcOffset(seconds: forecast?["city"]?["timezone"]?.double) ?? 0
@@ -71,9 +71,9 @@ enum OpenWeatherMapDecoder {
 
     /// Throws for a body that reports an error with HTTP 200 (`"cod": "404"` and friends).
     static func checkCode(_ body: JSONValue) throws {
-        guard body.isObject else { throw WeatherError.undecodable(service: service, reason: "the body is not a JSON object") }
+        guard body.isObject else { throw WeatherError.service(kind, .undecodable(reason: "the body is not a JSON object")) }
         if let code = body["cod"]?.int, code != 200 {
-            throw WeatherError.serviceFailed(service: service, status: code, detail: body["message"]?.string)
+            throw WeatherError.service(kind, .serviceFailed(status: code, detail: body["message"]?.string))
         }
     }
 

@@ -13,6 +13,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -21,7 +23,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         "set \(ConfigKey.apiKey(of: .openWeatherMap)) in the config file, or the OPENWEATHERMAP_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false, clock: any RunClock) {
+        self.clock = clock
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
@@ -36,9 +39,9 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
+            throw WeatherError.service(kind, .missingKey(howToSet: Self.howToSetKey))
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .openWeatherMap))
     }
 
@@ -67,8 +70,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
         let recording = Data(#"{"weather":"#.utf8) + currentResponse.body + Data(#","forecast":"#.utf8)
             + forecastResponse.body + Data("}".utf8)
         var maxAge: Double?
-        if let first = HTTPFreshness.lifetime(of: currentResponse.headers),
-           let second = HTTPFreshness.lifetime(of: forecastResponse.headers) {
+        if let first = HTTPFreshness.lifetime(of: currentResponse.headers, now: clock.date),
+           let second = HTTPFreshness.lifetime(of: forecastResponse.headers, now: clock.date) {
             maxAge = min(first, second)
         }
         return WeatherFetch(report: report, recording: recording, serviceMaxAge: maxAge)
@@ -77,8 +80,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     private func fetch(_ endpoint: String, query: WeatherQuery, key: String) async throws -> (JSONValue, HTTPResponse) {
         let request = HTTPRequest(url: requestURL(endpoint, for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
+        let body = try WeatherServiceResponse.json(from: response, service: kind,
                                                    howToSetKey: Self.howToSetKey, secrets: [key])
         return (body, response)
     }
@@ -86,7 +89,7 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     /// A recording is a `/data/2.5/weather` body, or an object holding both bodies:
     /// `{"weather": {...}, "forecast": {...}}`.
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        let body = try WeatherServiceResponse.recording(data, service: kind)
         return try OpenWeatherMapDecoder.decode(recording: body, units: units)
     }
 }

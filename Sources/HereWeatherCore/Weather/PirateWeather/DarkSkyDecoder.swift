@@ -12,7 +12,7 @@ import Foundation
 /// m/s, mm/h, cm (`precipAccumulation`) and km (visibility); `us` gives °F, mph, in/h, in
 /// and miles. Both are converted to the report's units here. `alerts` is absent when none.
 enum DarkSkyDecoder {
-    static let service = WeatherProviderKind.pirateWeather.displayName
+    static let kind = WeatherProviderKind.pirateWeather
     static let hourlyCount = 12
 
     /// The `units` parameter that fits `units` (Kelvin is converted from `si`).
@@ -23,7 +23,7 @@ enum DarkSkyDecoder {
     static func decode(_ body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject, let now = body["currently"], now.isObject,
               let time = now["time"]?.unixTime else {
-            throw WeatherError.undecodable(service: service, reason: "it has no \"currently\" data point with a time")
+            throw WeatherError.service(kind, .undecodable(reason: "it has no \"currently\" data point with a time"))
         }
         let sent = UnitsSent(body["flags"]?["units"]?.string ?? requestUnits(units), target: units)
         let offset = LocalTime.utcOffset(seconds: body["offset"]?.double.map { $0 * 3600 }) ?? 0

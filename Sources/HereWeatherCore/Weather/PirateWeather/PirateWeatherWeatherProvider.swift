@@ -15,6 +15,8 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
     public let coordinateDecimals: Int
     /// Whether a plain-http base URL to a remote host may be used (`allow_plain_http`).
     public let allowPlainHTTP: Bool
+    /// The run's clock: "now" for a freshness lifetime from `Expires` without a `Date`.
+    public let clock: any RunClock
     private let apiKey: String?
     private let http: any HTTPClient
 
@@ -25,7 +27,8 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         "set \(ConfigKey.apiKey(of: .pirateWeather)) in the config file, or the PIRATEWEATHER_API_KEY environment variable"
 
     public init(baseURL: String, apiKey: String?, http: any HTTPClient,
-                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false) {
+                coordinateDecimals: Int = defaultCoordinateDecimals, allowPlainHTTP: Bool = false, clock: any RunClock) {
+        self.clock = clock
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.http = http
@@ -50,9 +53,9 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
 
     public func checkConfigured() throws {
         guard let key = apiKey, !key.isEmpty else {
-            throw WeatherError.missingKey(service: kind.displayName, howToSet: Self.howToSetKey)
+            throw WeatherError.service(kind, .missingKey(howToSet: Self.howToSetKey))
         }
-        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind.displayName,
+        try WeatherServiceResponse.requireSecure(baseURL, allowPlainHTTP: allowPlainHTTP, service: kind,
                                                  key: .baseURL(of: .pirateWeather))
     }
 
@@ -61,15 +64,15 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         let key = apiKey ?? ""
         let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
                                   deadline: query.deadline)
-        let response = try await WeatherServiceResponse.get(request, http: http, service: kind.displayName)
-        let body = try WeatherServiceResponse.json(from: response, service: kind.displayName,
+        let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
+        let body = try WeatherServiceResponse.json(from: response, service: kind,
                                                    howToSetKey: Self.howToSetKey, secrets: [key, URLText.encode(key)])
         return WeatherFetch(report: try DarkSkyDecoder.decode(body, units: query.units), recording: response.body,
-                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers))
+                            serviceMaxAge: HTTPFreshness.lifetime(of: response.headers, now: clock.date))
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        let body = try WeatherServiceResponse.recording(data, service: kind.displayName)
+        let body = try WeatherServiceResponse.recording(data, service: kind)
         return try DarkSkyDecoder.decode(body, units: units)
     }
 }

@@ -1,6 +1,7 @@
-import HereWeatherCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Where a stream of the command's text goes: stdout or stderr of the process, or a test's
@@ -12,6 +13,8 @@ public protocol OutputSink: Sendable {
 }
 
 /// A file descriptor of the process (1 or 2): writes every byte, retrying interrupted writes.
+/// The one write loop of the command's streams: the report on stdout, and everything the
+/// `Console` writes on stderr.
 public struct FileDescriptorOutput: OutputSink {
     public let descriptor: Int32
 
@@ -23,7 +26,7 @@ public struct FileDescriptorOutput: OutputSink {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let result = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if result < 0 && errno == EINTR { continue }
             guard result > 0 else { return String(cString: strerror(result < 0 ? errno : EIO)) }
             written += result
@@ -40,4 +43,9 @@ public struct ClosedOutput: OutputSink {
     public func write(_ text: String) -> String? {
         "standard output is closed"
     }
+}
+
+/// `write(2)`, named apart from `OutputSink.write`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }
