@@ -36,7 +36,7 @@ enum ReportOutput {
             let text = TextReport(location: location, report: report, style: style, output: run.output, now: now)
             try context.output(text.render(hourly: hourly, daily: daily))
         case .json:
-            try context.output(JSONReport.render(location: location, report: report, now: now))
+            try context.output(JSONReport.render(location: location, report: report, now: now, locale: run.output.locale))
         case .format(let format):
             try context.output(format.render(fields))
         case .waybar(let text):
