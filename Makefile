@@ -19,9 +19,10 @@ FISHDIR = $(DATADIR)/fish/vendor_completions.d
 DOCDIR = $(DATADIR)/doc/here-weather
 
 BINARY = $(BUILD_PATH)/release/here-weather
-# The user guides the man page points to, and the one they link to (the config reference),
-# installed beside the JSON schema.
-GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md docs/configuration.md
+# The user guides the man page points to, and those they link to (the config reference, the
+# translators' guide), installed beside the JSON schema.
+GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md docs/configuration.md \
+	docs/translating.md
 GENERATED = $(BUILD_PATH)/install
 # `make deb` stages the package here and writes the .deb into DEB_DIR.
 DEB_STAGE = $(BUILD_PATH)/deb-root

@@ -30,6 +30,7 @@ extension InstallTests {
         "/usr/share/doc/here-weather/weather.md.gz",
         // What the guides link to.
         "/usr/share/doc/here-weather/configuration.md.gz",
+        "/usr/share/doc/here-weather/translating.md.gz",
     ]
 
     /// The package's version: the program's, with the Debian revision.

@@ -25,6 +25,7 @@ import HereWeatherCore
         "share/doc/here-weather/weather.md",
         // What the guides link to.
         "share/doc/here-weather/configuration.md",
+        "share/doc/here-weather/translating.md",
     ]
 
     typealias Output = CapturedRun
