@@ -23,6 +23,9 @@ import HereWeatherCore
         "share/doc/here-weather/json.md",
         "share/doc/here-weather/cache.md",
         "share/doc/here-weather/weather.md",
+        // What the guides link to.
+        "share/doc/here-weather/configuration.md",
+        "share/doc/here-weather/translating.md",
         "share/doc/here-weather/examples/drive.nmea",
         "share/doc/here-weather/examples/tampa-metric.json",
         "share/doc/here-weather/examples/tampa-rain-in-30-min.json",
@@ -154,6 +157,9 @@ import HereWeatherCore
             let installed = try read(prefix.appendingPathComponent("share/doc/here-weather/\(guide)"))
             #expect(installed == (try read(URL(fileURLWithPath: "docs/\(guide)"))), "the installed \(guide) is not docs/'s")
         }
+        // And every file they link to beside them (DebianPackageTests checks the links).
+        let linked = try read(prefix.appendingPathComponent("share/doc/here-weather/configuration.md"))
+        #expect(linked == (try read(URL(fileURLWithPath: "docs/configuration.md"))), "the installed configuration.md is not docs/'s")
 
         // README's "Try it offline" works from what is installed (issue 35 D30).
         let examples = docs + "/examples/"
