@@ -13,6 +13,7 @@ import HereWeatherGPSD
     static let rows: [(what: String, error: LocationError?)] = [
         ("gpsd not running", .gpsdNotRunning(address: "127.0.0.1:2947")),
         ("connection refused by another host", .gpsdRefused(address: "192.0.2.7:2947")),
+        ("another host out of reach", .gpsdNoConnection(address: "192.0.2.9:2947", host: "192.0.2.9", failure: .noAnswer(seconds: 10))),
         ("gpsd closed the connection", .gpsdClosed(address: "127.0.0.1:2947")),
         ("no libgps at all", .libgpsUnusable(address: "127.0.0.1:2947", problem: .missing, supported: LibGPSVersion.supportedList)),
         ("a libgps of a version", .libgpsUnusable(address: "127.0.0.1:2947",
