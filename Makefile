@@ -23,6 +23,9 @@ BINARY = $(BUILD_PATH)/release/here-weather
 # translators' guide), installed beside the JSON schema.
 GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md docs/configuration.md \
 	docs/translating.md
+# Recordings for README.md's "Try it offline", installed as examples beside the guides.
+EXAMPLES = Fixtures/nmea/drive.nmea Fixtures/weather/open-meteo/tampa-metric.json \
+	Fixtures/weather/open-meteo/tampa-rain-in-30-min.json
 GENERATED = $(BUILD_PATH)/install
 # `make deb` stages the package here and writes the .deb into DEB_DIR.
 DEB_STAGE = $(BUILD_PATH)/deb-root
@@ -112,7 +115,7 @@ completions: build
 ## and here-weather.toml(5) from docs/configuration.md (lowdown): scripts/make-manual.
 manual: build
 	scripts/install-deps manual
-	scripts/make-manual $(BINARY) $(GENERATED)
+	scripts/make-manual --docdir $(PREFIX)/share/doc/here-weather $(BINARY) $(GENERATED)
 
 ## Install the release binary (stripped; `make build`'s copy keeps its symbols), completions
 ## for bash, zsh and fish, the man pages, the JSON schema of `--json` and the user guides.
@@ -126,12 +129,15 @@ install: build completions manual
 	install -m 0644 $(GENERATED)/here-weather.fish $(FISHDIR)/here-weather.fish
 	install -m 0644 docs/here-weather.schema.json $(DOCDIR)/here-weather.schema.json
 	install -m 0644 $(GUIDES) $(DOCDIR)/
+	install -d $(DOCDIR)/examples
+	install -m 0644 $(EXAMPLES) $(DOCDIR)/examples/
 
 ## Remove what `make install` put in place (same PREFIX and DESTDIR).
 uninstall:
 	rm -f $(BINDIR)/here-weather $(MAN1DIR)/here-weather.1 $(MAN5DIR)/here-weather.toml.5 $(BASHDIR)/here-weather \
 		$(ZSHDIR)/_here-weather $(FISHDIR)/here-weather.fish $(DOCDIR)/here-weather.schema.json \
-		$(addprefix $(DOCDIR)/,$(notdir $(GUIDES)))
+		$(addprefix $(DOCDIR)/,$(notdir $(GUIDES))) $(addprefix $(DOCDIR)/examples/,$(notdir $(EXAMPLES)))
+	rmdir $(DOCDIR)/examples 2>/dev/null || true
 	rmdir $(DOCDIR) 2>/dev/null || true
 
 ## A Debian package, DEB_DIR/here-weather_<version>_<arch>.deb, of what `make install`

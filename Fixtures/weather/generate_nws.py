@@ -217,6 +217,11 @@ def main():
     write("stations-tampa.json", stations())
     write("observation-latest-ktpa.json", observation())
     write("alerts-tampa.json", alerts())
+    # One complete recording, as the cache stores it and --weather-replay reads it: every answer
+    # of one run and when they were had (issue 35 C18).
+    write("tampa-recording.json", {"fetched_at": "2026-11-26T19:05:00Z", "points": points(),
+                                   "forecast_hourly": hourly(), "forecast": twelve_hour(),
+                                   "observation": observation(), "alerts": alerts()})
     write("alerts-none.json", {"@context": CONTEXT, "type": "FeatureCollection", "features": [],
                                "title": "Current watches, warnings, and advisories for 27.95 N, 82.46 W",
                                "updated": "2026-11-26T14:12:00+00:00"})

@@ -24,12 +24,14 @@ struct Choice<Value: ExpressibleByArgument>: ExpressibleByArgument {
     static var defaultCompletionKind: CompletionKind { .list(Value.allValueStrings) }
 
     /// The value, else a usage error that names the choices and the nearest one:
-    /// `--units must be metric, imperial or standard (got "metrc"); did you mean 'metric'?`
+    /// `Invalid value 'metrc' for --units: use metric, imperial or standard. Did you mean 'metric'?`
+    /// `name` is the option, or what an argument is (`source`: `Invalid source 'gpds': ...`).
     func checked(_ name: String) throws -> Value {
         if let value { return value }
-        var message = "\(name) must be \(Self.choices) (got \"\(ServiceText.printable(word))\")"
-        if let suggestion = Suggestion.phrase(for: word, among: Value.allValueStrings) {
-            message += "; " + suggestion
+        let what = name.hasPrefix("-") ? "value '\(ServiceText.printable(word))' for \(name)" : "\(name) '\(ServiceText.printable(word))'"
+        var message = "Invalid \(what): use \(Self.choices)."
+        if let suggestion = Suggestion.sentence(for: word, among: Value.allValueStrings) {
+            message += " " + suggestion
         }
         throw ValidationError(message)
     }

@@ -43,7 +43,7 @@ enum CommandLineCheck {
     }
 
     /// The usage error for a word that stands where a command belongs and names none:
-    /// `unknown command 'config int'; did you mean 'config init'?`.
+    /// `Unknown command 'config int'. Did you mean 'config init'?`.
     static func unknownCommand(in arguments: [String]) -> UsageError? {
         let walk = walk(arguments)
         guard let word = walk.unknown else { return nil }
@@ -52,9 +52,9 @@ enum CommandLineCheck {
         let prefix = walk.names.map { $0 + " " }.joined()
         let shown = ServiceText.printable(prefix + word)
         if let nearest = Suggestion.nearest(to: word, among: commands) {
-            return UsageError("unknown command '\(shown)'; did you mean '\(prefix)\(nearest)'?")
+            return UsageError("Unknown command '\(shown)'. Did you mean '\(prefix)\(nearest)'?")
         }
-        return UsageError("unknown command '\(shown)'; use \(commands.map { "'\(prefix)\($0)'" }.alternatives)")
+        return UsageError("Unknown command '\(shown)'. Use \(commands.map { "'\(prefix)\($0)'" }.alternatives).")
     }
 
     /// After a failed parse: when a command name stands after options (`--config x.toml where`)
@@ -68,7 +68,7 @@ enum CommandLineCheck {
             moved.remove(at: index)
             let line = Array(arguments[..<walk.end]) + [word] + moved
             if (try? HereWeather.parseAsRoot(line)) != nil {
-                return "the command comes before its options: here-weather " + line.map(quoted).joined(separator: " ")
+                return "The command comes before its options: here-weather " + line.map(quoted).joined(separator: " ")
             }
         }
         return nil

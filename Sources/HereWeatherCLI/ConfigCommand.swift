@@ -14,7 +14,8 @@ struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Show, locate or create the config file.",
-        subcommands: [Path.self, Show.self, Init.self]
+        subcommands: [Path.self, Show.self, Init.self],
+        defaultSubcommand: Show.self
     )
 
     struct Path: ContextCommand {

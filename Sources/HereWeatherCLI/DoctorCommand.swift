@@ -49,11 +49,17 @@ struct DoctorCommand: ContextCommand {
         let providers = run.settings.location.sources.map {
             run.sourceProvider($0, skipsWithoutAgent: false, wifiMemory: nil)
         }
+        // With a fixed location that answers, a source not yet decided is not needed: the
+        // row says so rather than push the user to allow it.
+        let fixedAnswers = run.settings.location.fixed != nil && run.settings.location.sources.contains(.fixed)
+            && resolver.decide(.fixed) == .allowed
         var doctor = Doctor(
             providers: providers,
             permission: { source in
                 switch resolver.decide(source) {
                 case .allowed: return nil
+                case .ask where fixedAnswers:
+                    return "not probed: permission not decided, and not needed: the fixed location answers"
                 case .ask: return "not probed: permission not decided; run `here-weather permissions allow \(source.rawValue)`"
                 case .refused(let error): return "not probed: " + error.message
                 }

@@ -87,7 +87,7 @@ struct HereWeather: AsyncParsableCommand {
                 if let usage = error as? UsageError {
                     context.json(error: usage)
                 } else if ExitStatus(rawValue: exitCode(for: error).rawValue) == .usage {
-                    context.json(error: UsageError(firstLine(message(for: error))))
+                    context.json(error: UsageError(UsageWording.reworded(firstLine(message(for: error)), arguments: arguments)))
                 }
             }
             return finish(error, context: context)
@@ -114,7 +114,7 @@ struct HereWeather: AsyncParsableCommand {
         }
         let status = exitCode(for: error)
         if status == .success {
-            return context.finish(output: CompletionScript.adjusted(withReportOptions(fullMessage(for: error))))
+            return context.finish(output: UsageWording.wrappingUsage(CompletionScript.adjusted(withReportOptions(fullMessage(for: error)))))
         }
         let message = message(for: error)
         guard !message.isEmpty else { return status.rawValue }  // an exit the command reported itself
@@ -123,8 +123,8 @@ struct HereWeather: AsyncParsableCommand {
             if let corrected = CommandLineCheck.misplacedCommand(in: arguments) {
                 context.console.line("here-weather: " + corrected)
             } else {
-                context.console.line("here-weather: " + message)
-                context.console.line("here-weather: see '\(CommandLineCheck.commandLine(of: arguments)) --help'")
+                context.console.line("here-weather: " + UsageWording.reworded(message, arguments: arguments))
+                context.console.line("here-weather: See '\(CommandLineCheck.commandLine(of: arguments)) --help'.")
             }
         } else {
             context.console.line("here-weather: " + message)

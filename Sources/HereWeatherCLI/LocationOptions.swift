@@ -11,12 +11,12 @@ import Foundation
 struct LocationOptions: ParsableArguments {
     @Option(name: .customLong("lat"), parsing: .unconditional,
             help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); with --lon, overrides every location source.", valueName: "degrees"),
-            transform: Self.decimal)
+            transform: { try Self.decimal($0, Self.latitudeRule) })
     var latitude: Double?
 
     @Option(name: .customLong("lon"), parsing: .unconditional,
             help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"),
-            transform: Self.decimal)
+            transform: { try Self.decimal($0, Self.longitudeRule) })
     var longitude: Double?
 
     @Option(help: ArgumentHelp("Look up this place by name with the weather provider's geocoding service (Open-Meteo's for metno, pirateweather and nws): \"Melbourne\", \"Melbourne, AU\", \"Melbourne, Florida\"; overrides every location source.", valueName: "name"))
@@ -27,7 +27,7 @@ struct LocationOptions: ParsableArguments {
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Seconds the whole location request may take (default 10).", valueName: "seconds"),
-            transform: Self.decimal)
+            transform: { try Self.decimal($0, Self.timeoutRule) })
     var timeout: Double?
 
     @Option(name: .customLong("max-age"), parsing: .unconditional,
@@ -51,10 +51,22 @@ struct LocationOptions: ParsableArguments {
     @OptionGroup var verbosity: VerboseOption
 
     /// A number option's value: decimal only (`-82.46`, `1e1`), never hexadecimal (`0x10`),
-    /// `inf` or `nan`, which `Double(String)` would take.
-    static func decimal(_ text: String) throws -> Double {
-        guard let value = DecimalText.number(text) else { throw ValidationError("'\(text)' is not a decimal number.") }
+    /// `inf` or `nan`, which `Double(String)` would take. `rule` says what the option takes,
+    /// after "use" (`UsageWording` names the option and the value).
+    static func decimal(_ text: String, _ rule: String) throws -> Double {
+        guard let value = DecimalText.number(text) else { throw ValidationError("use \(rule).") }
         return value
+    }
+
+    static let latitudeRule = "a number from -90 to 90 (degrees)"
+    static let longitudeRule = "a number from -180 to 180 (degrees)"
+    static var timeoutRule: String {
+        "a number of seconds from \(format(Configuration.LocationSettings.timeoutRange))"
+    }
+
+    /// `Invalid value '91' for --lat: use a number from -90 to 90 (degrees).`
+    static func invalid(_ option: String, _ value: String, _ rule: String) -> ValidationError {
+        ValidationError("Invalid value '\(ServiceText.printable(value))' for \(option): use \(rule).")
     }
 
     func validate() throws {
@@ -62,10 +74,10 @@ struct LocationOptions: ParsableArguments {
             throw ValidationError("--lat and --lon go together: give both, or neither.")
         }
         if let latitude, !(latitude.isFinite && (-90...90).contains(latitude)) {
-            throw ValidationError("--lat must be a latitude from -90 to 90 degrees.")
+            throw Self.invalid("--lat", Self.format(latitude), Self.latitudeRule)
         }
         if let longitude, !(longitude.isFinite && (-180...180).contains(longitude)) {
-            throw ValidationError("--lon must be a longitude from -180 to 180 degrees.")
+            throw Self.invalid("--lon", Self.format(longitude), Self.longitudeRule)
         }
         if latitude != nil && replay != nil {
             throw ValidationError("--lat/--lon and --replay both give the location: use one.")
@@ -81,14 +93,13 @@ struct LocationOptions: ParsableArguments {
         _ = try accuracy?.checked("--accuracy")
         let bounds = Configuration.LocationSettings.self
         if let timeout, !bounds.timeoutRange.contains(timeout) {
-            throw ValidationError("--timeout must be from \(Self.format(bounds.timeoutRange)) seconds (got \(Self.format(timeout))).")
+            throw Self.invalid("--timeout", Self.format(timeout), Self.timeoutRule)
         }
         if let maxAge, Self.seconds(maxAge: maxAge) == nil {
-            throw ValidationError("--max-age must be 'off' or from \(Self.format(bounds.maxAgeRange)) seconds "
-                                  + "(got \"\(ServiceText.printable(maxAge))\").")
+            throw Self.invalid("--max-age", maxAge, "'off' or a number of seconds from \(Self.format(bounds.maxAgeRange))")
         }
         if let replaySpeed, ReplaySpeed(replaySpeed) == nil {
-            throw ValidationError("--replay-speed must be 'max' or a positive number (got \"\(ServiceText.printable(replaySpeed))\").")
+            throw Self.invalid("--replay-speed", replaySpeed, "'max' or a positive number")
         }
         for source in sources {
             _ = try source.checked("--source")

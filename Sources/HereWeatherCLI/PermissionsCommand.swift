@@ -21,7 +21,9 @@ struct PermissionsCommand: ParsableCommand {
 
         Examples:
           here-weather permissions                     # each source, state, origin
+          here-weather permissions show --json         # the same as one JSON object
           here-weather permissions allow gpsd wifi ip  # for a status bar: no prompt
+          here-weather permissions allow all           # every source
           here-weather permissions reset gpsd          # back to config or default
         """,
         subcommands: [Show.self, Allow.self, Deny.self, Reset.self],
@@ -47,18 +49,26 @@ struct PermissionsCommand: ParsableCommand {
         }
     }
 
-    /// The SOURCE arguments: one or more location sources, else exit 64.
+    /// The SOURCE arguments: one or more location sources, or `all`, else exit 64.
     struct SourceArgument: ParsableArguments {
-        @Argument(help: ArgumentHelp("One or more sources.", valueName: "source"))
-        var named: [Choice<LocationSource>] = []
+        @Argument(help: ArgumentHelp("One or more sources (\(Choice<LocationSource>.choices)), or all.", valueName: "source"),
+                  completion: .list(LocationSource.allValueStrings + ["all"]))
+        var named: [String]
 
         func validate() throws {
-            if named.isEmpty { throw ValidationError("Name at least one source: \(Choice<LocationSource>.choices).") }
-            for source in named { _ = try source.checked("a source") }
+            if named.isEmpty { throw ValidationError("Name at least one source: \(Choice<LocationSource>.choices), or all.") }
+            if named.contains(where: { $0.lowercased() == "all" }) {
+                if named.count > 1 { throw ValidationError("'all' names every source: give it alone.") }
+                return
+            }
+            for word in named { _ = try Choice<LocationSource>(argument: word).checked("source") }
         }
 
-        /// The sources, in the order given.
-        var sources: [LocationSource] { named.compactMap(\.value) }
+        /// The sources, in the order given; every source for `all`.
+        var sources: [LocationSource] {
+            named.map { $0.lowercased() } == ["all"] ? LocationSource.permissionSources
+                : named.compactMap { Choice<LocationSource>(argument: $0).value }
+        }
     }
 
     struct Show: ContextCommand {
@@ -66,10 +76,16 @@ struct PermissionsCommand: ParsableCommand {
             commandName: "show",
             abstract: "Print the master switch and each source's state, with where it comes from.")
         @OptionGroup var options: Options
+        @Flag(help: "Print them as one JSON object on one line.")
+        var json = false
 
         func run(in context: CommandContext) throws {
             let (resolver, _) = try options.load(context)
-            try context.output(PermissionsCommand.render(resolver), terminator: "")
+            if json {
+                try context.output(PermissionsCommand.json(resolver))
+            } else {
+                try context.output(PermissionsCommand.render(resolver), terminator: "")
+            }
         }
     }
 
@@ -154,6 +170,29 @@ struct PermissionsCommand: ParsableCommand {
             break
         }
         return text
+    }
+
+    /// `permissions show --json`: `{"enabled":true,"enabled_from":{"kind":"default","path":null},
+    /// "sources":[{"source":"gpsd","state":"ask","from":{"kind":"default","path":null}},...]}`.
+    static func json(_ resolver: PermissionResolver) -> String {
+        func origin(_ origin: PermissionOrigin) -> JSONOutput {
+            let (kind, path): (String, String?) = switch origin {
+            case .systemPolicy(let path): ("system_policy", path)
+            case .remembered(let path): ("remembered", path)
+            case .configFile(let path): ("config_file", path)
+            case .defaultValue: ("default", nil)
+            }
+            return .object([("kind", .string(kind)), ("path", path.map(JSONOutput.string) ?? .null)])
+        }
+        let master = resolver.masterSwitch
+        return JSONOutput.object([
+            ("enabled", .bool(master.enabled)),
+            ("enabled_from", origin(master.origin)),
+            ("sources", .array(resolver.states.map { state in
+                .object([("source", .string(state.source.rawValue)), ("state", .string(state.permission.rawValue)),
+                         ("from", origin(state.origin))])
+            })),
+        ]).serialized()
     }
 
     /// "by default", "set by config file (PATH)".

@@ -14,6 +14,7 @@ struct ReportCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print the weather here (the default command).",
+        usage: "here-weather report [<options>]",
         discussion: """
         One-line formats (--format, for i3blocks, polybar, tmux and prompts) use wttr.in's \
         %-codes where the meaning is the same; 1 to 4 are wttr.in's presets ("3" is "%l: %c %t"):
@@ -110,7 +111,9 @@ struct ReportCommand: ContextCommand {
             // The one place the run's language, characters, clock and units are chosen.
             let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose).speaking(lang)
             shown = run.output
-            let kind = provider?.value ?? run.settings.weather.provider
+            // A cache file names the provider and units it was fetched for.
+            let recording = try weatherReplay.map(WeatherRecordingFile.recording)
+            let kind = provider?.value ?? recording?.provider ?? run.settings.weather.provider
             let (locationProvider, request) = try run.location(location, geocodingProvider: kind)
             var weatherProvider = run.weatherStack(kind, cache: weatherReplay == nil
                                                    ? Run.CacheUse(readsFreshEntries: !noCache, allowsStale: !noStale) : nil)
@@ -122,9 +125,9 @@ struct ReportCommand: ContextCommand {
                 locationProvider: locationProvider,
                 locationRequest: request,
                 weatherProvider: weatherProvider,
-                units: units?.value ?? run.settings.weather.units,
+                units: units?.value ?? recording?.units ?? run.settings.weather.units,
                 weatherTimeout: run.settings.weather.timeout,
-                recording: try weatherReplay.map(Self.readRecording),
+                recording: recording?.body,
                 clock: run.system.clock,
                 language: run.output.locale.code)
             let (location, report) = try await lookup.run()
@@ -132,12 +135,11 @@ struct ReportCommand: ContextCommand {
             if let warning = ReportFields.refreshWarning(report) { run.console.warn([warning]) }
             if run.verbose { context.verboseLocationTime(location, now: run.system.clock.date) }
             try output.print(location: location, report: report, run: run, now: run.system.clock.date)
+        } catch let error as WeatherError {
+            throw context.fail(error.chosen(by: provider == nil ? .config : .flag), as: output.failureStyle(shown))
         } catch let error as any UserFacingError {
             throw context.fail(error, as: output.failureStyle(shown))
         }
     }
 
-    static func readRecording(_ path: String) throws -> Data {
-        try WeatherRecordingFile.read(path)
-    }
 }

@@ -148,7 +148,8 @@ final class GPSDSession: @unchecked Sendable {
         switch rules.end(end, at: clock.date, seconds: seconds) {
         case .answer(let location): return .success(location)
         case .fail(let error): return .failure(error)
-        case .continue: return .failure(LocationError.noFix(source: "GPS", seconds: seconds, seen: rules.seen))
+        case .continue: return .failure(LocationError.noFix(source: "GPS", seconds: seconds, seen: rules.seen,
+                                                                         state: rules.noFixState))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HereWeatherCLI
 
 /// The command line as a new user meets it (issue 15, "Why" items 1, 2 and 8): mistyped
 /// commands and values get a suggestion, a --config file that is not there is exit 66, and
@@ -16,12 +17,12 @@ import Testing
     // MARK: Commands
 
     @Test(arguments: [
-        (["wehre"], "unknown command 'wehre'; did you mean 'where'?"),
-        (["docter"], "unknown command 'docter'; did you mean 'doctor'?"),
-        (["config", "int"], "unknown command 'config int'; did you mean 'config init'?"),
-        (["permissions", "alow", "gpsd"], "unknown command 'permissions alow'; did you mean 'permissions allow'?"),
-        (["help", "wehre"], "unknown command 'wehre'; did you mean 'where'?"),
-        (["help", "config", "int"], "unknown command 'config int'; did you mean 'config init'?"),
+        (["wehre"], "Unknown command 'wehre'. Did you mean 'where'?"),
+        (["docter"], "Unknown command 'docter'. Did you mean 'doctor'?"),
+        (["config", "int"], "Unknown command 'config int'. Did you mean 'config init'?"),
+        (["permissions", "alow", "gpsd"], "Unknown command 'permissions alow'. Did you mean 'permissions allow'?"),
+        (["help", "wehre"], "Unknown command 'wehre'. Did you mean 'where'?"),
+        (["help", "config", "int"], "Unknown command 'config int'. Did you mean 'config init'?"),
     ])
     func aMistypedCommandIsNamedWithTheNearestOne(arguments: [String], line: String) async throws {
         let result = try await InProcessCommand().run(arguments)
@@ -33,7 +34,7 @@ import Testing
     @Test func aWordNearNoCommandListsThem() async throws {
         let result = try await InProcessCommand().run(["config", "xyzzy"])
         #expect(result.status == 64)
-        #expect(result.stderr == "here-weather: unknown command 'config xyzzy'; use 'config path', 'config show' or 'config init'\n")
+        #expect(result.stderr == "here-weather: Unknown command 'config xyzzy'. Use 'config path', 'config show' or 'config init'.\n")
     }
 
     @Test func helpForARealCommandStillWorks() async throws {
@@ -54,22 +55,26 @@ import Testing
     func aCommandAfterItsOptionsIsShownFirst(arguments: [String], corrected: String) async throws {
         let result = try await InProcessCommand().run(arguments)
         #expect(result.status == 64)
-        #expect(result.stderr == "here-weather: the command comes before its options: \(corrected)\n", "\(result.stderr)")
+        #expect(result.stderr == "here-weather: The command comes before its options: \(corrected)\n", "\(result.stderr)")
     }
 
     // MARK: Values
 
     @Test(arguments: [
-        (["--units", "metrc"], "--units must be metric, imperial or standard (got \"metrc\"); did you mean 'metric'?"),
+        (["--units", "metrc"], "Invalid value 'metrc' for --units: use metric, imperial or standard. Did you mean 'metric'?"),
         (["--provider", "openweather"],
-         "--provider must be open-meteo, openweathermap, metno, pirateweather or nws (got \"openweather\"); did you mean 'openweathermap'?"),
-        (["--accuracy", "5km"], "--accuracy must be best, 10m, 100m, 1km, 3km or any (got \"5km\")"),
-        (["where", "--source", "gpds"], "--source must be gpsd, geoclue, wifi, ip, nmea or fixed (got \"gpds\"); did you mean 'gpsd'?"),
-        (["permissions", "allow", "wfii"], "(got \"wfii\"); did you mean 'wifi'?"),
-        (["--timeout", "-3"], "--timeout must be from 1 to 3600 seconds (got -3)."),
-        (["--timeout", "0"], "--timeout must be from 1 to 3600 seconds (got 0)."),
-        (["--max-age", "0"], "--max-age must be 'off' or from 1 to 31536000 seconds (got \"0\")."),
-        (["--max-age", "-5"], "--max-age must be 'off' or from 1 to 31536000 seconds (got \"-5\")."),
+         "Invalid value 'openweather' for --provider: use open-meteo, openweathermap, metno, pirateweather or nws. Did you mean 'openweathermap'?"),
+        (["--accuracy", "5km"], "Invalid value '5km' for --accuracy: use best, 10m, 100m, 1km, 3km or any."),
+        (["where", "--source", "gpds"], "Invalid value 'gpds' for --source: use gpsd, geoclue, wifi, ip, nmea or fixed. Did you mean 'gpsd'?"),
+        (["permissions", "allow", "wfii"], "Invalid source 'wfii': use gpsd, geoclue, wifi, ip, nmea or fixed. Did you mean 'wifi'?"),
+        (["--timeout", "-3"], "Invalid value '-3' for --timeout: use a number of seconds from 1 to 3600."),
+        (["--timeout", "0"], "Invalid value '0' for --timeout: use a number of seconds from 1 to 3600."),
+        (["--timeout", "soon"], "Invalid value 'soon' for --timeout: use a number of seconds from 1 to 3600."),
+        (["--max-age", "0"], "Invalid value '0' for --max-age: use 'off' or a number of seconds from 1 to 31536000."),
+        (["--max-age", "-5"], "Invalid value '-5' for --max-age: use 'off' or a number of seconds from 1 to 31536000."),
+        (["--lat", "abc", "--lon", "3"], "Invalid value 'abc' for --lat: use a number from -90 to 90 (degrees)."),
+        (["--lat", "91", "--lon", "3"], "Invalid value '91' for --lat: use a number from -90 to 90 (degrees)."),
+        (["--lat", "1", "--lon", "0x10"], "Invalid value '0x10' for --lon: use a number from -180 to 180 (degrees)."),
     ])
     func aWrongValueNamesTheChoicesAndTheNearest(arguments: [String], message: String) async throws {
         let result = try await InProcessCommand().run(arguments)
@@ -100,6 +105,28 @@ import Testing
 
     // MARK: One style
 
+    /// Every usage error is one style (issue 35, D21): a capitalised sentence with a full stop,
+    /// a suggestion as a sentence of its own; `--verison` and `-V` are `--version`, and a
+    /// report option given to `where` says whose it is.
+    @Test(arguments: [
+        (["--verison"], "Unknown option '--verison'. Did you mean '--version'?"),
+        (["-V"], "Unknown option '-V'. Did you mean '--version'?"),
+        (["--hourlyy"], "Unknown option '--hourlyy'. Did you mean '--hourly'?"),
+        (["--xyzzy"], "Unknown option '--xyzzy'."),
+        (["where", "--hourly"], "Unknown option '--hourly' for 'here-weather where': --hourly is an option of the weather report (here-weather --hourly)."),
+        (["where", "--format", "%t"], "Unknown option '--format' for 'here-weather where': --format is an option of the weather report (here-weather --format)."),
+        (["where", "--jsn"], "Unknown option '--jsn'. Did you mean '--json'?"),
+        (["report", "extra"], "Unexpected argument 'extra'."),
+    ])
+    func usageErrorsAreOneStyle(arguments: [String], line: String) async throws {
+        let result = try await InProcessCommand().run(arguments)
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "here-weather: " + line, "\(result.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("here-weather: See 'here-weather ") == true, "\(result.stderr)")
+        #expect(lines.dropFirst().first?.hasSuffix(" --help'.") == true, "\(result.stderr)")
+    }
+
     @Test(arguments: [["--no-such-flag"], ["--lat", "1"], ["--json", "--waybar"], ["report", "extra"],
                       ["--generate-completion-script", "tcsh"], ["where", "--timeout", "soon"]])
     func everyErrorLineStartsWithTheProgramsName(arguments: [String]) async throws {
@@ -108,6 +135,32 @@ import Testing
         #expect(Self.allPrefixed(result.stderr), "\(result.stderr)")
         #expect(!result.stderr.contains("Error:"))
         #expect(!result.stderr.contains("Usage:"), "a hint, not the usage: \(result.stderr)")
+    }
+
+    // MARK: Help (issue 35, D29)
+
+    @Test func reportHelpsUsageIsItsOwnAndUsageLinesWrap() async throws {
+        let report = try await InProcessCommand().run(["report", "--help"])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("\nUSAGE: here-weather report [<options>]\n"), "\(report.stdout)")
+        // Every command's usage fits 80 columns.
+        for command in [["where"], ["doctor"], ["config", "init"], ["permissions", "allow"], ["help"]] {
+            let help = try await InProcessCommand().run(command + ["--help"])
+            let usage = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                .drop { !$0.hasPrefix("USAGE: ") }.prefix { !$0.isEmpty }
+            #expect(!usage.isEmpty && usage.allSatisfy { $0.count <= 80 }, "\(command): \(usage)")
+        }
+        // A usage line longer than that wraps between options, never inside one, the later
+        // lines under the first option.
+        let long = "USAGE: here-weather where [--lat <degrees>] [--lon <degrees>] [--city <name>] [--accuracy <level>] "
+            + "[--timeout <seconds>] [--max-age <seconds|off>] [--replay <file>] [--source <name> ...] [--json]"
+        let usage = UsageWording.wrappingUsage("OVERVIEW: x\n\n" + long + "\n\nOPTIONS:\n")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix("USAGE: ") }.prefix { !$0.isEmpty }
+        #expect(usage.count > 1 && usage.allSatisfy { $0.count <= 80 }, "\(usage)")
+        #expect(usage.first == "USAGE: here-weather where [--lat <degrees>] [--lon <degrees>] [--city <name>]", "\(usage)")
+        #expect(usage.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 26) + "[") }, "\(usage)")
+        #expect(usage.joined(separator: " ").split(separator: " ").filter { !$0.isEmpty }.joined(separator: " ") == long)
     }
 
     // MARK: --config FILE

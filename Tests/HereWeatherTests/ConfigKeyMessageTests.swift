@@ -49,7 +49,7 @@ import Testing
         do {
             let (_, warnings) = try ConfigurationLoader.parse(text, path: "check.toml")
             return warnings.isEmpty
-        } catch ConfigError.invalidValue(_, let key, _, _) {
+        } catch ConfigError.invalidValue(_, let key, _, _, _, _) {
             return key == named.key.map { named.table + "." + $0 }
         } catch {
             return false

@@ -55,7 +55,7 @@ import Testing
     func invalidValue(_ text: String, sourceLocation: SourceLocation = #_sourceLocation)
         throws -> (key: String, expected: String, found: String, message: String)? {
         let error = try #require(throws: ConfigError.self, sourceLocation: sourceLocation) { try parse(text) }
-        guard case .invalidValue(let path, let key, let expected, let found) = error else {
+        guard case .invalidValue(let path, let key, let expected, let found, _, _) = error else {
             Issue.record("expected invalidValue, got \(error)", sourceLocation: sourceLocation)
             return nil
         }
@@ -169,7 +169,7 @@ import Testing
         #expect(value.key == "location.fixed.latitude")
         #expect(value.found == "91")
         #expect(value.message.contains("-90 to 90"))
-        #expect(value.message.contains("location.fixed.latitude"))
+        #expect(value.message.contains("config.toml:2: [location.fixed] latitude"), "\(value.message)")
     }
 
     @Test func longitudeOutOfRange() throws {
@@ -185,6 +185,32 @@ import Testing
         for choice in ["\"metric\"", "\"imperial\"", "\"standard\""] {
             #expect(value.expected.contains(choice))
         }
+    }
+
+    /// Issue 35 D22: values are read in any letter case, as the flags' are; a wrong one gets
+    /// the nearest, the file and line, and the key named as every other message names it.
+    @Test(arguments: [("[weather]\nunits = \"Imperial\"\n", "imperial"), ("[weather]\nprovider = \"Open-Meteo\"\n", "open-meteo"),
+                      ("[output]\nicons = \"ASCII\"\n", "ascii"), ("[location]\nsources = [\"GPSD\", \"Fixed\"]\n", "gpsd fixed"),
+                      ("[location.ip]\npermission = \"Allow\"\n", "allow")])
+    func valuesAreReadInAnyLetterCase(text: String, read: String) throws {
+        let (config, _) = try parse(text)
+        let values = [config.weather.units.rawValue, config.weather.provider.rawValue, config.output.icons.rawValue,
+                      config.location.sources.map(\.rawValue).joined(separator: " "), config.location.permissions[.ip]?.rawValue ?? ""]
+        #expect(values.contains(read), "\(values)")
+    }
+
+    @Test func aWrongValueGetsTheNearestTheLineAndOneName() throws {
+        let value = try #require(try invalidValue("version = 1\n\n[weather]\nprovider = \"open-meteo\"\nunits = \"metrc\"\n"))
+        #expect(value.message == "Config error in \(Self.path):5: [weather] units must be one of \"auto\", \"metric\", \"imperial\", \"standard\", not \"metrc\". Did you mean \"metric\"?",
+                "\(value.message)")
+        let source = try #require(try invalidValue("[location]\nsources = [\"fixed\", \"gpds\"]\n"))
+        #expect(source.message.hasPrefix("Config error in \(Self.path):2: [location] sources must be an array of"), "\(source.message)")
+        #expect(source.message.hasSuffix("not \"gpds\". Did you mean \"gpsd\"?"), "\(source.message)")
+        let accuracy = try #require(try invalidValue("[location]\naccuracy = \"3kms\"\n"))
+        #expect(accuracy.message.hasPrefix("Config error in \(Self.path):2: [location] accuracy must be"), "\(accuracy.message)")
+        #expect(accuracy.message.hasSuffix("Did you mean \"3km\"?"), "\(accuracy.message)")
+        let far = try #require(try invalidValue("[weather]\nunits = \"kelvinish\"\n"))
+        #expect(!far.message.contains("Did you mean"), "\(far.message)")
     }
 
     @Test func unknownProviderListsTheChoices() throws {

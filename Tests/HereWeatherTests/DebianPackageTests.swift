@@ -25,6 +25,8 @@ extension InstallTests {
         "/usr/share/doc/here-weather/copyright",
         "/usr/share/doc/here-weather/changelog.Debian.gz",
         "/usr/share/doc/here-weather/examples/config.toml",
+        "/usr/share/doc/here-weather/examples/drive.nmea",
+        "/usr/share/doc/here-weather/examples/tampa-metric.json",
         "/usr/share/doc/here-weather/here-weather.schema.json",
         "/usr/share/doc/here-weather/location.md.gz",
         "/usr/share/doc/here-weather/weather.md.gz",

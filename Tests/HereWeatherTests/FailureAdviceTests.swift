@@ -72,9 +72,11 @@ extension FailureAdviceTests {
             Issue.record("an Open-Meteo body replayed as MET Norway's gave a report")
         } catch let error as WeatherError {
             #expect(error.exitStatus == .noInput)
-            #expect(error.message.hasPrefix("The --weather-replay file is not weather data from MET Norway: "), "\(error.message)")
+            #expect(error.message.hasPrefix("The --weather-replay file is not weather data from MET Norway, the provider this run expected: "),
+                    "\(error.message)")
             #expect(!error.message.contains("base_url") && !error.message.contains("try again later"), "\(error.message)")
-            #expect(error.message.contains("Pass the --provider it was recorded from (open-meteo, openweathermap, metno, pirateweather, nws)"))
+            #expect(error.message.contains("The file looks like Open-Meteo's forecast"), "\(error.message)")
+            #expect(error.message.hasSuffix("Pass --provider open-meteo."), "\(error.message)")
         }
     }
 }

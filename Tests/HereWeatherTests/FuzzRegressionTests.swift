@@ -52,7 +52,7 @@ import HereWeatherHTTP
         let refused = #expect(throws: ConfigError.self) {
             try ConfigurationLoader.parse("[weather]\nprovider = \"open\\u0007meteo\\r\\n\\\"\"\n", path: "/c.toml")
         }
-        guard case .invalidValue(_, _, _, let found) = refused else { Issue.record("\(String(describing: refused))"); return }
+        guard case .invalidValue(_, _, _, let found, _, _) = refused else { Issue.record("\(String(describing: refused))"); return }
         #expect(found == #""open\u0007meteo\r\n\"""#, "\(found)")
     }
 

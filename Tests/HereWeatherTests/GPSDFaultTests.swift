@@ -191,7 +191,7 @@ import Testing
         NotGPSD(name: "a greeting, then invalid JSON", behaviour: .init(
                     greeting: version + Array(#"{"class":"TPV","mode":3,"lat":"north",{{{"#.utf8) + [13, 10] + Array("}}]]\r\n".utf8),
                     closes: false),
-                timeout: 4, says: "No GPS fix within 4 s", advice: "try a longer --timeout"),
+                timeout: 4, says: "No GPS fix within 4 s", advice: "check with `gpspipe -w -n 5`"),
         NotGPSD(name: "a line longer than libgps takes", behaviour: .init(
                     greeting: version + Array(#"{"class":"TPV","x":""#.utf8) + [UInt8](repeating: 97, count: 200_000), closes: false),
                 timeout: 120, says: "sent a report that libgps could not read", advice: "systemctl status gpsd"),

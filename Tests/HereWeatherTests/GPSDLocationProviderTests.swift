@@ -152,7 +152,7 @@ import HereWeatherGPSD
             Issue.record("expected no fix, got \(answer)")
             return
         }
-        guard case .noFix(let source, _, let seen) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .noFix(let source, _, let seen, _) = error else { Issue.record("wrong error \(error)"); return }
         #expect(source == "GPS")
         #expect(seen.contains("receiver on /dev/pts/"))
         #expect(seen.contains("9 satellites seen, 0 used"))

@@ -47,7 +47,7 @@ import Testing
         for accuracy in [DesiredAccuracy.any, .threeKilometres] {
             let step = Self.run(lines, request: LocationRequest(desiredAccuracy: accuracy, timeout: .seconds(10), maxAge: maxAge, start: .now))
             guard !fixes.isEmpty else {
-                guard case .fail(let error) = step, case .noFix(_, _, let seen) = error else {
+                guard case .fail(let error) = step, case .noFix(_, _, let seen, _) = error else {
                     Issue.record("\(name): gpsd has no fix, yet \(step)")
                     continue
                 }
@@ -125,7 +125,7 @@ import Testing
         // Silence, then a greeting and no fix.
         #expect(Self.run([], request: request) == .fail(.gpsdSilent(address: Self.address, seconds: 10)))
         let sky = #"{"class":"SKY","satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":false}]}"#
-        guard case .fail(.noFix(_, _, let seen)) = Self.run([Self.version, Self.devices, sky], request: request) else {
+        guard case .fail(.noFix(_, _, let seen, _)) = Self.run([Self.version, Self.devices, sky], request: request) else {
             Issue.record("no fix expected"); return
         }
         #expect(seen == "receiver on /dev/ttyACM0, 3 satellites seen, 1 used")

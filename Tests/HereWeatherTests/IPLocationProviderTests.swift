@@ -312,7 +312,7 @@ import HereWeatherHTTP
             _ = try await ip.requestLocation(request())
             Issue.record("expected the plain-http refusal")
         } catch let error as ConfigError {
-            guard case .invalidValue(let path, let key, let expected, let found) = error else {
+            guard case .invalidValue(let path, let key, let expected, let found, _, _) = error else {
                 Issue.record("wrong error: \(error)")
                 return
             }

@@ -19,7 +19,7 @@ import Testing
         let failed = try await runner.run(["--units", "metrc"])
         #expect(failed.status == 64)
         #expect(failed.stdout.isEmpty)
-        #expect(failed.stderr.hasPrefix("here-weather: --units must be"), "\(failed.stderr)")
+        #expect(failed.stderr.hasPrefix("here-weather: Invalid value 'metrc' for --units"), "\(failed.stderr)")
     }
 
     /// The exit status comes back to the caller: a library run never ends the test process.

@@ -26,6 +26,9 @@ import HereWeatherCore
         // What the guides link to.
         "share/doc/here-weather/configuration.md",
         "share/doc/here-weather/translating.md",
+        "share/doc/here-weather/examples/drive.nmea",
+        "share/doc/here-weather/examples/tampa-metric.json",
+        "share/doc/here-weather/examples/tampa-rain-in-30-min.json",
     ]
 
     typealias Output = CapturedRun
@@ -144,9 +147,12 @@ import HereWeatherCore
         #expect(manual.contains("share/doc/here-weather/here-weather.schema.json"), "the man page does not name the installed schema")
         // Every guide the man page names is installed where it says (issue: it named docs/*.md
         // files that only the source has).
-        #expect(manual.contains(".Pa /usr/share/doc/here-weather/location.md"), "the man page does not name the installed guides")
+        // Where PREFIX put them (issue 35 D29), not /usr/share/doc whatever the prefix.
+        let docs = prefix.appendingPathComponent("share/doc/here-weather").path
+        #expect(manual.contains(".Pa \(docs)/location.md"), "the man page does not name the installed guides")
+        #expect(!manual.contains("/usr/share/doc") && !manual.contains("/usr/local/share/doc"))
         for guide in ["location.md", "output.md", "json.md", "cache.md", "weather.md"] {
-            #expect(manual.contains(".Pa \(guide)") || manual.contains(".Pa /usr/share/doc/here-weather/\(guide)"),
+            #expect(manual.contains(".Pa \(guide)") || manual.contains(".Pa \(docs)/\(guide)"),
                     "the man page does not name \(guide)")
             let installed = try read(prefix.appendingPathComponent("share/doc/here-weather/\(guide)"))
             #expect(installed == (try read(URL(fileURLWithPath: "docs/\(guide)"))), "the installed \(guide) is not docs/'s")
@@ -154,6 +160,14 @@ import HereWeatherCore
         // And every file they link to beside them (DebianPackageTests checks the links).
         let linked = try read(prefix.appendingPathComponent("share/doc/here-weather/configuration.md"))
         #expect(linked == (try read(URL(fileURLWithPath: "docs/configuration.md"))), "the installed configuration.md is not docs/'s")
+
+        // README's "Try it offline" works from what is installed (issue 35 D30).
+        let examples = docs + "/examples/"
+        let home = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let offline = try await run(binary.path, ["--replay", examples + "drive.nmea", "--weather-replay", examples + "tampa-metric.json"],
+                                    environment: ["PATH": "/usr/bin:/bin", "HOME": home.path, "LANG": "C.UTF-8"])
+        #expect(offline.status == 0 && offline.text.hasPrefix("near Tampa, Florida, US"), "\(offline.text)")
 
         // The installed binary is the static, stripped one, and runs without the toolchain.
         try await expectRunsWithoutSwift(binary.path)

@@ -29,7 +29,7 @@ import Testing
         try runner.writeConfig("[output]\nlanguage = \"Deutsch\"\n")
         let result = try await runner.run(Self.place + ["--weather-replay", Self.tampa])
         #expect(result.status == 78)
-        #expect(result.stderr.contains("output.language must be a language here-weather speaks: de (Deutsch), en (English), fr (français)"),
+        #expect(result.stderr.contains("config.toml:2: [output] language must be a language here-weather speaks: de (Deutsch), en (English), fr (français)"),
                 "\(result.stderr)")
         #expect(result.stderr.contains(#"not "Deutsch""#))
     }

@@ -47,6 +47,29 @@ import HereWeatherCore
         #expect(!pages.command.contains("\n\n") && !pages.configuration.contains("\n\n"))
     }
 
+    /// Issue 35 D29: the pages name the guides where `make install` puts them (its PREFIX),
+    /// groff neither hyphenates a word nor breaks one at its hyphen (here-weather, self-hosted),
+    /// and a command that takes an argument described above says it is an argument.
+    @Test func pagesFollowThePrefixNeverHyphenateAndNameArgumentsAsArguments() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("here-weather-manual-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try await Self.run(Fixtures.root.appendingPathComponent("scripts/make-manual").path,
+                                      ["--docdir", "/opt/hw/share/doc/here-weather", CommandRunner.executable.path, folder.path])
+        try #require(made.status == 0, "scripts/make-manual failed:\n\(made.text)")
+        let command = try String(contentsOf: folder.appendingPathComponent("here-weather.1"), encoding: .utf8)
+        #expect(command.contains(".Pa /opt/hw/share/doc/here-weather/location.md"), "\(command)")
+        #expect(command.contains(".Pa /opt/hw/share/doc/here-weather/here-weather.schema.json"))
+        #expect(!command.contains("/usr/share/doc") && !command.contains("/usr/local/share/doc"))
+        #expect(!command.contains("described above:\n.Ar"), "an argument listed as an option")
+        #expect(command.contains("Takes the options described above:\n.Fl -config ,\nand the argument\n.Ar source .\n"), "\(command)")
+        for (name, macros) in [("here-weather.1", "-mandoc"), ("here-weather.toml.5", "-man")] {
+            let shown = try await Self.run("groff", ["-Tutf8", "-P-cbu", macros, folder.appendingPathComponent(name).path])
+            #expect(shown.status == 0, "\(shown.text)")
+            let broken = shown.text.split(separator: "\n").filter { $0.wholeMatch(of: /.*[a-z]-/) != nil }
+            #expect(broken.isEmpty, "\(name) breaks a word at the end of these lines: \(broken)")
+        }
+    }
+
     @Test func exitStatusComesFromExitStatusLikeTheHelp() async throws {
         let pages = try await Self.pages()
         defer { try? FileManager.default.removeItem(at: pages.folder) }

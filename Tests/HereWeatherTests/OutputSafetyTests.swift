@@ -105,7 +105,7 @@ import HereWeatherCore
         let result = try await runner.run(option + [value])
         #expect(result.status == 64, "\(result.stderr)")
         let errorLine = result.stderr.split(separator: "\n").first { $0.hasPrefix("here-weather: ") }
-        #expect(errorLine?.contains(option == ["--format"] ? "unknown code % ." : "(got \"x y [2J \")") == true, "\(result.stderr.debugDescription)")
+        #expect(errorLine?.contains(option == ["--format"] ? "unknown code % ." : "Invalid value 'x y [2J ' for ") == true, "\(result.stderr.debugDescription)")
         #expect(!Self.hasControl(Substring(result.stderr.replacingOccurrences(of: "\n", with: ""))), "\(result.stderr.debugDescription)")
     }
 

@@ -40,7 +40,7 @@ import Testing
         let policy = try SystemPolicy.parse("[location]\nenabled = true\n[location.gpsd]\npermission = \"allow\"\n", path: Self.path)
         #expect(policy.locationEnabled && policy.restricted.isEmpty)
         #expect(policy.warnings.count == 1)
-        #expect(policy.warnings.first?.contains("location.gpsd.permission = \"allow\"") == true)
+        #expect(policy.warnings.first?.contains("[location.gpsd] permission = \"allow\"") == true)
     }
 
     @Test func unknownKeysAreWarnings() throws {
@@ -54,11 +54,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[location.ip]\npermission = \"restrcted\"\n", "location.ip.permission must be \"restricted\""),
-        ("[location]\nenabled = \"no\"\n", "location.enabled must be true or false"),
+        ("[location.ip]\npermission = \"restrcted\"\n", "[location.ip] permission must be \"restricted\""),
+        ("[location]\nenabled = \"no\"\n", "[location] enabled must be true or false"),
         ("[location\n", "line 1"),
         ("version = 2\n", "version = 2"),
-        ("[location.ip]\npermission = 1\n", "location.ip.permission must be a string"),
+        ("[location.ip]\npermission = 1\n", "[location.ip] permission must be a string"),
     ])
     func anInvalidPolicyFailsClosedNamingTheFile(text: String, detail: String) {
         do {

@@ -99,7 +99,7 @@ import Testing
         try runner.writeConfig("[location]\nsources = [\"fixed\"]\n[output]\nformat_error = \"%c %q\"\n")
         let result = try await runner.run(["--format", "%t"])
         // The configuration it names is the one that failed: the default line stands in.
-        expectFailureLine(result, "⚠️ config error", status: 78, message: "output.format_error must be text with the codes %c")
+        expectFailureLine(result, "⚠️ config error", status: 78, message: "[output] format_error must be text with the codes %c")
     }
 
     @Test func formatErrorIsShownByConfigShow() async throws {

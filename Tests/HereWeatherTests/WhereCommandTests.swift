@@ -94,11 +94,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["where", "--accuracy", "fine"], "--accuracy must be"),
-        (["where", "--timeout", "0"], "--timeout must be"),
-        (["where", "--max-age", "soon"], "--max-age must be"),
+        (["where", "--accuracy", "fine"], "Invalid value 'fine' for --accuracy: use best,"),
+        (["where", "--timeout", "0"], "Invalid value '0' for --timeout: use a number of seconds"),
+        (["where", "--max-age", "soon"], "Invalid value 'soon' for --max-age: use 'off' or"),
         (["where", "--replay-speed", "2"], "--replay-speed goes with --replay"),
-        (["where", "--replay", "x.nmea", "--replay-speed", "fast"], "--replay-speed must be"),
+        (["where", "--replay", "x.nmea", "--replay-speed", "fast"], "Invalid value 'fast' for --replay-speed: use 'max' or"),
         (["where", "--replay", "x.nmea", "--lat", "1", "--lon", "2"], "use one"),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
@@ -114,12 +114,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[location]\naccuracy = \"fine\"", "location.accuracy"),
-        ("[location]\nmax_age = \"never\"", "location.max_age"),
-        ("[location]\ntimeout = 0", "location.timeout"),
-        ("[location.gpsd]\nport = 70000", "location.gpsd.port"),
-        ("[location.nmea]\nspeed = \"warp\"", "location.nmea.speed"),
-        ("[location]\nsources = [\"gps\"]", "location.sources"),
+        ("[location]\naccuracy = \"fine\"", "config.toml:3: [location] accuracy"),
+        ("[location]\nmax_age = \"never\"", "config.toml:3: [location] max_age"),
+        ("[location]\ntimeout = 0", "config.toml:3: [location] timeout"),
+        ("[location.gpsd]\nport = 70000", "config.toml:3: [location.gpsd] port"),
+        ("[location.nmea]\nspeed = \"warp\"", "config.toml:3: [location.nmea] speed"),
+        ("[location]\nsources = [\"gps\"]", "config.toml:3: [location] sources"),
     ])
     func badLocationConfigIsExit78(body: String, key: String) async throws {
         let runner = try InProcessCommand()

@@ -74,7 +74,7 @@ public struct Doctor: Sendable {
         for (index, provider) in providers.enumerated() {
             let name = provider.source.rawValue
             if present[index] != true {
-                checks.append(Check(name: name, status: .skip, detail: "not found on this machine (skipped)"))
+                checks.append(Check(name: name, status: .skip, detail: "not found on this machine"))
                 continue
             }
             if let refusal = permission(provider.source) {
@@ -86,8 +86,11 @@ public struct Doctor: Sendable {
             switch results[index] ?? nil {
             case .success(let fix):
                 found = found ?? fix
+                // The coordinate once: a fixed place without a name is its coordinate.
+                let coordinate = Formatting.coordinate(fix.coordinate)
+                let provenance = Provenance.text(fix, now: clock.date)
                 checks.append(Check(name: name, status: .ok,
-                                    detail: Formatting.coordinate(fix.coordinate) + " (" + Provenance.text(fix, now: clock.date) + ")" + library))
+                                    detail: (provenance.contains(coordinate) ? provenance : coordinate + " (" + provenance + ")") + library))
             case .failure(let error):
                 let message = (error as? any UserFacingError)?.message ?? "\(error)"
                 checks.append(Check(name: name, status: .fail,

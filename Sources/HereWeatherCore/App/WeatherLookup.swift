@@ -52,7 +52,7 @@ public struct WeatherLookup: Sendable {
             do {
                 report = try weatherProvider.report(fromRecording: recording, units: units)
             } catch WeatherError.service(let service, .undecodable(let reason)) {
-                throw WeatherError.recordingNotWeatherData(service, reason: reason)
+                throw WeatherError.recordingNotWeatherData(service, reason: reason, shape: WeatherRecordingShape(recording))
             }
             report.freshness.replayed = true
             return (location, report)

@@ -89,7 +89,7 @@ public struct WeatherCacheEntry: Sendable {
     static let maximumFileBytes = maximumRecordingBytes + (64 << 10)
 
     /// The first line of a cache file identifies it; this is its `format` value.
-    static let format = "here-weather weather cache"
+    public static let format = "here-weather weather cache"
 
     /// The file's bytes: one line of JSON metadata, then the recording as received.
     public func fileBytes() -> [UInt8] {

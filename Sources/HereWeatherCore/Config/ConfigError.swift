@@ -2,8 +2,9 @@
 public enum ConfigError: UserFacingError, Equatable {
     /// The file is not valid TOML.
     case syntax(path: String, line: Int, column: Int, detail: String)
-    /// A key has a value of the wrong type or out of range.
-    case invalidValue(path: String, key: String, expected: String, found: String)
+    /// A key has a value of the wrong type or out of range; `line` is where the key is
+    /// written, `suggestion` the valid value nearest to the one found.
+    case invalidValue(path: String, key: String, expected: String, found: String, line: Int? = nil, suggestion: String? = nil)
     /// The file exists but cannot be read.
     case unreadable(path: String, reason: String)
     /// `version` names a format this program does not know.
@@ -13,8 +14,10 @@ public enum ConfigError: UserFacingError, Equatable {
         switch self {
         case .syntax(let path, let line, let column, let detail):
             return "Config error in \(path), line \(line), column \(column): \(detail). Fix it there (here-weather.toml(5) describes every key), or replace the file with the template: \(Self.rewrite(path))."
-        case .invalidValue(let path, let key, let expected, let found):
-            return "Config error in \(path): \(key) must be \(expected), not \(found)."
+        case .invalidValue(let path, let key, let expected, let found, let line, let suggestion):
+            let place = line.map { "\(path):\($0)" } ?? path
+            return "Config error in \(place): \(Self.named(key)) must be \(expected), not \(found)."
+                + (suggestion.map { " Did you mean \"\($0)\"?" } ?? "")
         case .unreadable(let path, let reason):
             return "Cannot read the config file \(path): \(reason). " + Self.remedy(path: path, reason: reason)
         case .unsupportedVersion(let path, let version):
@@ -23,6 +26,13 @@ public enum ConfigError: UserFacingError, Equatable {
     }
 
     public var exitStatus: ExitStatus { .configuration }
+
+    /// A dotted key as every message names it (`ConfigKey`): `weather.units` is
+    /// `[weather] units`, `location.ip.ipinfo.token` is `[location.ip.ipinfo] token`.
+    static func named(_ dotted: String) -> String {
+        guard let dot = dotted.lastIndex(of: ".") else { return dotted }
+        return "[\(dotted[..<dot])] \(dotted[dotted.index(after: dot)...])"
+    }
 
     /// The command that replaces the file at `path` with the template, whichever file it is
     /// (`config init` alone writes the default path, not a `--config FILE`).

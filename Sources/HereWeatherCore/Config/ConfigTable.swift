@@ -88,8 +88,25 @@ final class ConfigTable {
         return members.first { $0.key == key }?.value
     }
 
-    private func invalid(_ key: String, _ expected: String, _ found: ConfigNode) -> ConfigError {
-        .invalidValue(path: path, key: qualified(key), expected: expected, found: found.quoted)
+    /// The line `key` is written on, if it is.
+    func line(_ key: String) -> Int? {
+        members.first { $0.key == key }?.position.line
+    }
+
+    private func invalid(_ key: String, _ expected: String, _ found: ConfigNode, suggestion: String? = nil) -> ConfigError {
+        .invalidValue(path: path, key: qualified(key), expected: expected, found: found.quoted, line: line(key),
+                      suggestion: suggestion)
+    }
+
+    /// The choice named `text` in any letter case, as the command line's values are read.
+    private static func match<T: RawRepresentable>(_ text: String, _ choices: [T]) -> T? where T.RawValue == String {
+        choices.first { $0.rawValue.lowercased() == text.lowercased() }
+    }
+
+    /// The choice nearest to a string `node` that names none.
+    private static func nearest<T: RawRepresentable>(_ node: ConfigNode, _ choices: [T]) -> String? where T.RawValue == String {
+        guard case .string(let text) = node else { return nil }
+        return Suggestion.nearest(to: text, among: choices.map(\.rawValue))
     }
 
     /// The sub-table `key`, or `nil` when absent.
@@ -129,7 +146,7 @@ final class ConfigTable {
     func secret(_ key: String) throws -> String? {
         guard let node = value(key) else { return nil }
         guard case .string(let text) = node else {
-            throw ConfigError.invalidValue(path: path, key: qualified(key), expected: "a string", found: node.typeName)
+            throw ConfigError.invalidValue(path: path, key: qualified(key), expected: "a string", found: node.typeName, line: line(key))
         }
         return text
     }
@@ -164,8 +181,8 @@ final class ConfigTable {
     /// One of `choices`, as the enum it names.
     func choice<T: RawRepresentable>(_ key: String, _ choices: [T]) throws -> T? where T.RawValue == String {
         guard let node = value(key) else { return nil }
-        guard case .string(let text) = node, let match = choices.first(where: { $0.rawValue == text }) else {
-            throw invalid(key, Self.oneOf(choices.map(\.rawValue)), node)
+        guard case .string(let text) = node, let match = Self.match(text, choices) else {
+            throw invalid(key, Self.oneOf(choices.map(\.rawValue)), node, suggestion: Self.nearest(node, choices))
         }
         return match
     }
@@ -176,8 +193,8 @@ final class ConfigTable {
         let expected = "an array of " + Self.oneOf(choices.map(\.rawValue))
         guard case .array(let elements) = node else { throw invalid(key, expected, node) }
         return try elements.map { element in
-            guard case .string(let text) = element, let match = choices.first(where: { $0.rawValue == text }) else {
-                throw invalid(key, expected, element)
+            guard case .string(let text) = element, let match = Self.match(text, choices) else {
+                throw invalid(key, expected, element, suggestion: Self.nearest(element, choices))
             }
             return match
         }

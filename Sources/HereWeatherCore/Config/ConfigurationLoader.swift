@@ -97,7 +97,9 @@ public enum ConfigurationLoader {
         if let text = try table.string("accuracy") {
             guard let accuracy = DesiredAccuracy(text) else {
                 throw ConfigError.invalidValue(path: table.path, key: "location.accuracy",
-                                               expected: "one of " + DesiredAccuracy.choices, found: "\"\(text)\"")
+                                               expected: "one of " + DesiredAccuracy.choices, found: "\"\(text)\"",
+                                               line: table.line("accuracy"),
+                                               suggestion: Suggestion.nearest(to: text, among: DesiredAccuracy.levels.map(\.description)))
             }
             settings.accuracy = accuracy
         }
@@ -106,7 +108,8 @@ public enum ConfigurationLoader {
         if table.isString("max_age") {
             guard try table.string("max_age") == "off" else {
                 throw ConfigError.invalidValue(path: table.path, key: "location.max_age",
-                                               expected: "a number of seconds or \"off\"", found: "another string")
+                                               expected: "a number of seconds or \"off\"", found: "another string",
+                                               line: table.line("max_age"))
             }
             settings.maxAge = nil
         } else {
@@ -139,7 +142,8 @@ public enum ConfigurationLoader {
                 let text = try nmea.string("speed") ?? ""
                 guard let speed = ReplaySpeed(text) else {
                     throw ConfigError.invalidValue(path: table.path, key: "location.nmea.speed",
-                                                   expected: "\"max\" or a positive number", found: "\"\(text)\"")
+                                                   expected: "\"max\" or a positive number", found: "\"\(text)\"",
+                                                   line: nmea.line("speed"))
                 }
                 settings.nmea.speed = speed
             } else if let factor = try nmea.number("speed", in: 0.001...1_000_000, unit: ", or \"max\"") {
@@ -161,10 +165,10 @@ public enum ConfigurationLoader {
                 settings.fixed = nil
             case (nil, _?):
                 throw ConfigError.invalidValue(path: table.path, key: "location.fixed.latitude",
-                                               expected: "set along with longitude", found: "missing")
+                                               expected: "set along with longitude", found: "missing", line: fixed.line("longitude"))
             case (_?, nil):
                 throw ConfigError.invalidValue(path: table.path, key: "location.fixed.longitude",
-                                               expected: "set along with latitude", found: "missing")
+                                               expected: "set along with latitude", found: "missing", line: fixed.line("latitude"))
             }
         }
     }
@@ -239,7 +243,7 @@ extension ConfigTable {
         guard LocaleName(text)?.catalogue() != nil else {
             throw ConfigError.invalidValue(path: path, key: qualified(key),
                                            expected: "a language here-weather speaks: \(LanguageChoice.available)",
-                                           found: ConfigNode.string(text).quoted)
+                                           found: ConfigNode.string(text).quoted, line: line(key))
         }
         return text
     }

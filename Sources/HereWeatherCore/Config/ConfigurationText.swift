@@ -123,32 +123,35 @@ public enum ConfigurationText {
         if let fixed = location.fixed {
             lines.append("latitude = \(number(fixed.coordinate.latitude))")
             lines.append("longitude = \(number(fixed.coordinate.longitude))")
-            if let name = fixed.name { lines.append("name = \(quote(name))") }
-            if let accuracy = fixed.accuracy { lines.append("accuracy = \(number(accuracy))") }
-            if let altitude = fixed.altitude { lines.append("altitude = \(number(altitude))") }
+            lines.append(fixed.name.map { "name = \(quote($0))" } ?? "# name not set")
+            lines.append(fixed.accuracy.map { "accuracy = \(number($0))" } ?? "# accuracy not set")
+            lines.append(fixed.altitude.map { "altitude = \(number($0))" } ?? "# altitude not set")
         } else {
-            lines.append("# not set")
+            lines += ["# latitude not set", "# longitude not set", "# name not set", "# accuracy not set", "# altitude not set"]
         }
+        // Every key is listed: one not set shows, commented, what applies.
         func permission(_ source: LocationSource) -> [String] {
-            location.permissions[source].map { ["permission = \(quote($0.rawValue))"] } ?? []
+            [location.permissions[source].map { "permission = \(quote($0.rawValue))" }
+                ?? "# permission = \(quote(LocationPermission.defaultPermission(for: source).rawValue))   # not set: the default"]
         }
+        func plainHTTP(_ allowed: Bool) -> String { "allow_plain_http = \(allowed)" }
         lines.insert(contentsOf: permission(.fixed), at: lines.firstIndex(of: "[location.fixed]").map { $0 + 1 } ?? lines.count)
         lines += ["", "[location.gpsd]"] + permission(.gpsd)
             + ["host = \(quote(location.gpsd.host))", "port = \(location.gpsd.port)"]
         lines += ["", "[location.geoclue]"] + permission(.geoclue)
         lines += ["", "[location.wifi]"] + permission(.wifi) + ["base_url = \(quote(location.wifi.baseURL))"]
-        if location.wifi.key?.isEmpty == false { lines.append("key = \"[redacted]\"  # from the config file") }
-        if location.wifi.allowPlainHTTP { lines.append("allow_plain_http = true") }
-        if location.wifi.rememberDays != WiFiSettings.defaultRememberDays {
-            lines.append("remember_days = \(number(location.wifi.rememberDays))")
-        }
+        lines.append(location.wifi.key?.isEmpty == false ? "key = \"[redacted]\"  # from the config file" : "# key not set")
+        lines.append(plainHTTP(location.wifi.allowPlainHTTP))
+        lines.append("remember_days = \(number(location.wifi.rememberDays))")
         lines += ["", "[location.ip]"] + permission(.ip)
             + ["services = [" + location.ip.services.map { quote($0.rawValue) }.joined(separator: ", ") + "]"]
         for service in IPService.allCases {
             let settings = location.ip.settings(for: service)
             lines += ["", "[location.ip.\(service.rawValue)]", "base_url = \(quote(settings.baseURL))"]
-            if settings.token?.isEmpty == false { lines.append("token = \"[redacted]\"  # from the config file") }
-            if settings.allowPlainHTTP { lines.append("allow_plain_http = true") }
+            if service == .ipinfo {
+                lines.append(settings.token?.isEmpty == false ? "token = \"[redacted]\"  # from the config file" : "# token not set")
+            }
+            lines.append(plainHTTP(settings.allowPlainHTTP))
         }
         lines += ["", "[location.nmea]"] + permission(.nmea) + [location.nmea.path.map { "path = \(quote($0))" } ?? "# path not set",
                   "speed = " + (location.nmea.speed == .max ? quote("max") : location.nmea.speed.description)]
@@ -162,7 +165,7 @@ public enum ConfigurationText {
             : "clock = \(quote(config.output.clock.rawValue))")
         lines.append(config.output.language.map { "language = \(quote($0))" }
             ?? "# language not set: the environment's" + (choice.map { " (here: \($0.locale.code))" } ?? ""))
-        if let formatError = config.output.formatError { lines.append("format_error = \(quote(formatError.text))") }
+        lines.append(config.output.formatError.map { "format_error = \(quote($0.text))" } ?? "# format_error not set")
         lines += ["", "[cache]", "ttl = \(number(config.cache.ttl))", "stale_limit = \(number(config.cache.staleLimit))"]
         lines += ["", "[weather]",
                   "provider = \(quote(config.weather.provider.rawValue))",
@@ -173,26 +176,26 @@ public enum ConfigurationText {
                   "", "[weather.open-meteo]",
                   "base_url = \(quote(config.weather.openMeteo.baseURL))",
                   "geocoding_url = \(quote(config.weather.openMeteo.geocodingURL))"]
-        if config.weather.openMeteo.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines.append(plainHTTP(config.weather.openMeteo.allowPlainHTTP))
         lines += ["", "[weather.openweathermap]"]
         lines.append(keyLine(variable: Configuration.openWeatherMapKeyVariable,
                              inFile: config.weather.openWeatherMap.apiKey, environment: environment))
         lines.append("base_url = \(quote(config.weather.openWeatherMap.baseURL))")
         lines.append("api = \(quote(config.weather.openWeatherMap.api.rawValue))")
-        if config.weather.openWeatherMap.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines.append(plainHTTP(config.weather.openWeatherMap.allowPlainHTTP))
         lines += ["", "[weather.metno]",
                   config.weather.metNorway.contact.map { "contact = \(quote($0))" } ?? "# contact not set (required to use metno)",
                   "base_url = \(quote(config.weather.metNorway.baseURL))"]
-        if config.weather.metNorway.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines.append(plainHTTP(config.weather.metNorway.allowPlainHTTP))
         lines += ["", "[weather.pirateweather]"]
         lines.append(keyLine(variable: Configuration.pirateWeatherKeyVariable,
                              inFile: config.weather.pirateWeather.apiKey, environment: environment))
         lines.append("base_url = \(quote(config.weather.pirateWeather.baseURL))")
-        if config.weather.pirateWeather.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines.append(plainHTTP(config.weather.pirateWeather.allowPlainHTTP))
         lines += ["", "[weather.nws]",
                   config.weather.nws.contact.map { "contact = \(quote($0))" } ?? "# contact not set (required to use nws)",
                   "base_url = \(quote(config.weather.nws.baseURL))"]
-        if config.weather.nws.allowPlainHTTP { lines.append("allow_plain_http = true") }
+        lines.append(plainHTTP(config.weather.nws.allowPlainHTTP))
         lines += ["", "[alerts]", "nws = \(config.alerts.nws)"]
         return lines.joined(separator: "\n") + "\n"
     }

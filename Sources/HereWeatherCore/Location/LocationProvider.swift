@@ -29,6 +29,14 @@ extension LocationSourceProvider {
     public var libraryNote: String? { nil }
 }
 
+/// What a source that gave no fix was doing, which decides the advice: a receiver that is
+/// on (it needs a clear view of the sky), gpsd with no receiver, or a recorded log replayed.
+public enum NoFixState: Sendable, Equatable {
+    case receiverOn
+    case noReceiver
+    case replaying
+}
+
 /// Why no location could be had.
 public enum LocationError: UserFacingError, Equatable {
     /// The fixed source was asked but the config names no fixed location.
@@ -63,8 +71,9 @@ public enum LocationError: UserFacingError, Equatable {
     /// `seconds` is how long it was given (`LocationRequest.secondsLeft`), 0 when none.
     case gpsdSilent(address: String, seconds: Double)
     /// No qualifying fix by the deadline (or the end of a log); `seen` says what was seen;
-    /// `seconds` is how long the source was given, 0 when none.
-    case noFix(source: String, seconds: Double, seen: String)
+    /// `seconds` is how long the source was given, 0 when none; `state` what the source was
+    /// doing, which decides the advice.
+    case noFix(source: String, seconds: Double, seen: String, state: NoFixState = .receiverOn)
     /// A replayed file holds no NMEA sentence at all; `lines` is how many lines it had.
     case notNMEA(path: String, lines: Int)
     /// A replayed log ended before any qualifying fix; `seen` says what it held; `hadFixes`:
@@ -110,10 +119,14 @@ public enum LocationError: UserFacingError, Equatable {
             return "gpsd on \(address) accepted the connection, but the request's timeout had already passed, so it was given no time to answer. Try a longer --timeout, or check that gpsd is healthy (`systemctl status gpsd`)."
         case .gpsdSilent(let address, let seconds):
             return "gpsd on \(address) accepted the connection but sent nothing within \(JSONOutput.format(seconds)) s. Check that gpsd is healthy (`systemctl status gpsd`; restart it with `sudo systemctl restart gpsd`) and that \(ConfigKey.both(.gpsdHost, .gpsdPort)) point at it."
-        case .noFix(let source, let seconds, _) where seconds == 0:
+        case .noFix(let source, let seconds, _, _) where seconds == 0:
             return "No \(source) fix: the request's timeout had already passed when \(source) was asked. Try a longer --timeout, or another source."
-        case .noFix(let source, let seconds, let seen):
+        case .noFix(let source, let seconds, let seen, .receiverOn):
             return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). A receiver needs a clear view of the sky; try a longer --timeout (a cold start can take a minute), or another source."
+        case .noFix(let source, let seconds, let seen, .noReceiver):
+            return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). gpsd has no receiver to read: plug one in (check with `gpspipe -w -n 5`), or use another source."
+        case .noFix(let source, let seconds, let seen, .replaying):
+            return "No \(source) fix within \(JSONOutput.format(seconds)) s: \(seen). The log held no fix in that time: replay it with a longer --timeout or a higher --replay-speed, or use a live source."
         case .notNMEA(let path, let lines):
             let content = lines == 0 ? "it is empty" : "none of its \(lines) lines is an NMEA sentence ($GPGGA, $GPRMC, ...)"
             return "\(path) is not an NMEA log: \(content). Replay a receiver's log (`gpspipe -r -n 200 > drive.nmea` records one)."

@@ -59,10 +59,12 @@ public struct LocationSourceChain: LocationProvider {
         return zip(providers, presence).filter { $0.1 == true }.map(\.0)
     }
 
-    /// The refusal to report when every source is refused: the one that says which command
-    /// grants what is needed, if any, else the first.
+    /// The refusal to report when every source is refused: the fixed location's, when the
+    /// place the user set is refused (the one answer they expect); else the one that says which
+    /// command grants what is needed, if any; else the first.
     static func mostUseful(_ refusals: [PermissionError]) -> PermissionError? {
-        refusals.first { if case .needsDecision = $0 { return true } else { return false } } ?? refusals.first
+        refusals.first { $0.source == .fixed }
+            ?? refusals.first { if case .needsDecision = $0 { return true } else { return false } } ?? refusals.first
     }
 
     /// Runs the providers together and returns as soon as the rule decides.

@@ -84,7 +84,8 @@ public struct NMEAReplayLocationProvider: LocationSourceProvider {
         if stream.checksumFailures > 0 { seen += ", \(stream.checksumFailures) with bad checksums dropped" }
         seen += "), " + playback.satellitesSeen
         for part in playback.selector.ignored { seen += ", " + part }
-        throw LocationError.noFix(source: "NMEA", seconds: request.timeoutSeconds, seen: seen)
+        throw LocationError.noFix(source: "NMEA", seconds: request.timeoutSeconds, seen: seen,
+                                  state: live ? .receiverOn : .replaying)
     }
 
     /// Opens a log (regular file) or a live feed (FIFO, pipe, character device) for reading,

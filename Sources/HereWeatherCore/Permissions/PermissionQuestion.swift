@@ -45,6 +45,12 @@ public struct PermissionQuestion: Sendable, Equatable {
             : "Please answer y, n or o for all, or \(sources.count) letters y/n, one per source."
     }
 
+    /// The prompt after an answer that is not one of the choices: the reminder and the
+    /// choices, not the whole question again.
+    public var askAgain: String {
+        reminder + (sources.count == 1 ? " [Y/n/o]: " : "\n[Y/n/o]: ")
+    }
+
     /// How many times the question is asked before giving up (and refusing for this run).
     public static let attempts = 3
 

@@ -100,7 +100,7 @@ public struct PermissionResolver: Sendable {
         if !policy.locationEnabled { return .refused(.disabledByPolicy(policyPath: policy.path)) }
         let state = state(of: source)
         if state.permission == .restricted { return .refused(.restricted(source, policyPath: policy.path)) }
-        if !location.enabled { return .refused(.disabledByUser(configPath: configPath)) }
+        if !location.enabled { return .refused(.disabledByUser(configPath: configPath, fixedLocationSet: location.fixed != nil)) }
         switch state.permission {
         case .allow: return .allowed
         case .ask: return .ask

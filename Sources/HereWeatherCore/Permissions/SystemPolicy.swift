@@ -105,8 +105,10 @@ public struct SystemPolicy: Sendable, Equatable {
                     try readPermission(table, source: source, into: &policy)
                 }
             }
-        } catch ConfigError.invalidValue(_, let key, let expected, let found) {
-            throw SystemPolicyError.invalid(path: path, detail: "\(key) must be \(expected), not \(found)")
+        } catch ConfigError.invalidValue(_, let key, let expected, let found, let line, let suggestion) {
+            throw SystemPolicyError.invalid(path: path, detail: (line.map { "line \($0): " } ?? "")
+                                            + "\(ConfigError.named(key)) must be \(expected), not \(found)"
+                                            + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""))
         }
         policy.warnings += UnknownConfigKey.warnings(root.unknownKeys, file: "in the system policy \(path)")
         return policy
@@ -114,13 +116,16 @@ public struct SystemPolicy: Sendable, Equatable {
 
     private static func readPermission(_ table: ConfigTable, source: LocationSource, into policy: inout SystemPolicy) throws {
         guard let value = try table.string("permission") else { return }
-        switch value {
+        let key = ConfigError.named(table.qualified("permission"))
+        switch value.lowercased() {
         case "restricted", "deny":
             policy.restricted.insert(source)
         case "allow", "ask":
-            policy.warnings.append("\(table.qualified("permission")) = \"\(value)\" in the system policy \(policy.path) has no effect: a policy can only restrict a source (\"restricted\"); users decide the rest.")
+            policy.warnings.append("\(key) = \"\(value)\" in the system policy \(policy.path) has no effect: a policy can only restrict a source (\"restricted\"); users decide the rest.")
         default:
-            throw SystemPolicyError.invalid(path: policy.path, detail: "\(table.qualified("permission")) must be \"restricted\" (or \"deny\"), not \"\(value)\"")
+            let suggestion = Suggestion.nearest(to: value, among: ["restricted"]).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw SystemPolicyError.invalid(path: policy.path, detail: (table.line("permission").map { "line \($0): " } ?? "")
+                                            + "\(key) must be \"restricted\" (or \"deny\"), not \"\(value)\"" + suggestion)
         }
     }
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// - on a terminal (stdin and stderr are TTYs), ONE question lists every source still
 ///   needing an answer (`PermissionQuestion`); yes and no are remembered in the decisions
 ///   file (`PermissionStore`), never in the config file; "once" lasts for this run;
-/// - an unrecognised answer is asked again, up to `PermissionQuestion.attempts` times; then,
+/// - an unrecognised answer is asked again (the reminder, not the whole question), up to
+///   `PermissionQuestion.attempts` times; then,
 ///   or at end of input, the sources are refused for this run and nothing is remembered;
 /// - without a terminal, they are refused with the one command that grants them all; when
 ///   another source may answer (a fixed location), they are skipped with one warning line
@@ -89,20 +90,18 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     private func ask(_ sources: [LocationSource]) -> [PermissionError?] {
         let question = PermissionQuestion(sources, location: resolver.location)
         for attempt in 1...PermissionQuestion.attempts {
-            guard let line = prompt.ask(question.text) else {
+            // The whole question once; after an answer not understood, the reminder alone.
+            guard let line = prompt.ask(attempt == 1 ? question.text : question.askAgain) else {
                 prompt.tell("")
                 return sources.map { .unanswered($0) }
             }
-            guard let answer = PromptAnswer(line, count: sources.count) else {
-                if attempt < PermissionQuestion.attempts { prompt.tell(question.reminder) }
-                continue
-            }
+            guard let answer = PromptAnswer(line, count: sources.count) else { continue }
             let saved = answer.remembered && remember(sources, answer.allowed)
             return zip(sources, answer.allowed).map { source, allowed in
                 allowed ? nil : .declined(source, remembered: saved)
             }
         }
-        return sources.map { .unanswered($0) }
+        return sources.map { .notUnderstood($0, answers: PermissionQuestion.attempts) }
     }
 
     /// Saves the decisions; on failure says so and goes on (the answer holds for this run).

@@ -25,6 +25,12 @@ public enum Suggestion {
         return best?.candidate
     }
 
+    /// "Did you mean 'metric'?" or nil: a sentence of its own, after a full stop.
+    public static func sentence<S: Sequence>(for typed: String, among candidates: S) -> String?
+        where S.Element == String {
+        nearest(to: typed, among: candidates).map { "Did you mean '\($0)'?" }
+    }
+
     /// "did you mean 'metric'?" or nil.
     public static func phrase<S: Sequence>(for typed: String, among candidates: S) -> String?
         where S.Element == String {

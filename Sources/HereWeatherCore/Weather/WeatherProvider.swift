@@ -132,6 +132,13 @@ public struct StoredWeather: Sendable {
 /// 1.1 km): finer than any weather model's grid, and no finer.
 public let defaultCoordinateDecimals = 2
 
+/// Where a run's weather service was chosen: `--provider` or `[weather] provider`. Advice to
+/// use another service names the same place.
+public enum ProviderChoice: Sendable, Equatable {
+    case flag
+    case config
+}
+
 /// Why no weather report could be had. Each case names its service by kind.
 public enum WeatherError: UserFacingError {
     /// The service failed in one of the ways every web service can (`ServiceFailure`: no
@@ -142,9 +149,11 @@ public enum WeatherError: UserFacingError {
     case recordingUnreadable(path: String, reason: String)
     /// A `--weather-replay` file is not a body of the chosen provider (another provider's
     /// recording, or no weather at all): the file is local, so the service is not to blame.
-    case recordingNotWeatherData(WeatherProviderKind, reason: String)
-    /// A service whose terms require a contact (MET Norway, the NWS) has none configured.
-    case missingContact(WeatherProviderKind, howToSet: String)
+    /// `shape` is what the file looks like (`WeatherRecordingShape`).
+    case recordingNotWeatherData(WeatherProviderKind, reason: String, shape: WeatherRecordingShape = .unknown)
+    /// A service whose terms require a contact (MET Norway, the NWS) has none configured;
+    /// `chosenBy` is where the service was chosen, where the advice to use another points.
+    case missingContact(WeatherProviderKind, howToSet: String, chosenBy: ProviderChoice = .config)
     /// HTTP 403 from MET Norway or the NWS: the User-Agent was refused or the coordinates too precise.
     case identificationRefused(WeatherProviderKind, userAgent: String)
     /// HTTP 401 from OpenWeatherMap One Call 3.0: the key has no One Call subscription.
@@ -162,11 +171,17 @@ public enum WeatherError: UserFacingError {
             return failure.message(.weather(kind))
         case .recordingUnreadable(let path, let reason):
             return "Cannot read the weather recording \(path): \(reason)."
-        case .recordingNotWeatherData(let kind, let reason):
+        case .recordingNotWeatherData(let kind, let reason, let shape):
             let choices = WeatherProviderKind.allCases.map(\.rawValue).joined(separator: ", ")
-            return "The --weather-replay file is not weather data from \(kind.displayName): \(reason). Pass the --provider it was recorded from (\(choices)), and for OpenWeatherMap the --units it was recorded in."
-        case .missingContact(let kind, let howToSet):
+            let looks = shape.words.map { " The file looks like \($0)." } ?? ""
+            if let other = shape.provider, other != kind {
+                return "The --weather-replay file is not weather data from \(kind.displayName), the provider this run expected: \(reason).\(looks) Pass --provider \(other.rawValue)\(other == .openWeatherMap ? ", and the --units it was recorded in" : "")."
+            }
+            return "The --weather-replay file is not weather data from \(kind.displayName), the provider this run expected: \(reason).\(looks) Pass the --provider it was recorded from (\(choices)), and for OpenWeatherMap the --units it was recorded in."
+        case .missingContact(let kind, let howToSet, .config):
             return "\(kind.displayName)'s terms require requests to identify you: \(howToSet). Or set \(ConfigKey.weatherProvider) = \"open-meteo\", which needs none."
+        case .missingContact(let kind, let howToSet, .flag):
+            return "\(kind.displayName)'s terms require requests to identify you: \(howToSet). Or use --provider open-meteo, which needs none."
         case .identificationRefused(let kind, let userAgent):
             return "\(kind.displayName) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(kind == .nws ? ConfigKey.nwsContact : ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
         case .outsideCoverage(let kind, let region):
@@ -178,6 +193,12 @@ public enum WeatherError: UserFacingError {
         case .planLacksProduct(let kind, let product, let advice):
             return "\(kind.displayName) refused the key for \(product) (HTTP 401): the key has no subscription to it, or is wrong. \(advice)"
         }
+    }
+
+    /// The error as seen by a run whose service was chosen `by` the flag or the config.
+    public func chosen(by choice: ProviderChoice) -> WeatherError {
+        guard case .missingContact(let kind, let howToSet, _) = self else { return self }
+        return .missingContact(kind, howToSet: howToSet, chosenBy: choice)
     }
 
     public var exitStatus: ExitStatus {

@@ -112,7 +112,7 @@ public struct GPSDSessionRules: Sendable {
         case .unreadable: return .fail(.gpsdUnreadable(address: address))
         case .deadline:
             if !greeted { return .fail(.gpsdSilent(address: address, seconds: seconds)) }
-            return .fail(.noFix(source: "GPS", seconds: seconds, seen: seen))
+            return .fail(.noFix(source: "GPS", seconds: seconds, seen: seen, state: noFixState))
         }
     }
 
@@ -143,6 +143,9 @@ public struct GPSDSessionRules: Sendable {
         location.receiverTime = LocalTime.date(secondsSince1970: report.time)
         return location
     }
+
+    /// What gpsd was doing when no fix came: reading a receiver, or reporting none.
+    public var noFixState: NoFixState { devices.isEmpty ? .noReceiver : .receiverOn }
 
     /// "receiver on /dev/ttyACM0, 9 satellites seen, 0 used", and what was ignored.
     public var seen: String {
