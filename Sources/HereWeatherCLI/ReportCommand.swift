@@ -30,6 +30,13 @@ struct ReportCommand: ContextCommand {
         On failure it still prints a line (class "error") and exits 0, so the bar shows \
         what is wrong.
 
+        --follow keeps running with --waybar, --format or --json and prints a line only \
+        when it changes: at once from the cache, again when the report's lifetime ends, \
+        when relative texts ("in 25 min") change, and at once on SIGUSR1. A failing service \
+        keeps the last report marked stale, retried after 30 s, 1, 2, 5, then every 10 min. \
+        SIGTERM and SIGINT end it (exit 0). Status bars: waybar (no "interval"; "signal" for \
+        SIGUSR1), polybar (tail = true), i3blocks (interval=persist); see docs/output.md.
+
         [output] icons = "emoji" | "nerd" | "ascii" and clock = "24h" | "12h" in the config \
         file choose the glyphs and the clock for text, --format and --waybar.
         """
@@ -71,6 +78,9 @@ struct ReportCommand: ContextCommand {
     @Flag(name: .customLong("no-cache"), help: "Ask the weather service even when a fresh cached report exists (the answer is still cached).")
     var noCache = false
 
+    @Flag(help: "Keep running and print a new line whenever what --waybar, --format or --json shows changes (status bars: here-weather report --help).")
+    var follow = false
+
     func validate() throws {
         _ = try units?.checked("--units")
         _ = try provider?.checked("--provider")
@@ -79,6 +89,12 @@ struct ReportCommand: ContextCommand {
         }
         if (format != nil || waybar) && (hourly || daily) {
             throw ValidationError("--hourly and --daily add tables to the text report: use them without --format and --waybar.")
+        }
+        if follow && !(json || waybar || format != nil) {
+            throw ValidationError(FollowWords.needsOneLine)
+        }
+        if follow && weatherReplay != nil {
+            throw ValidationError(FollowWords.noReplay)
         }
         _ = try reportOutput()
     }
@@ -102,6 +118,11 @@ struct ReportCommand: ContextCommand {
             let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose)
             shown = run.output
             let kind = provider?.value ?? run.settings.weather.provider
+            if follow {
+                return try await Follow(run: run, options: location, output: output, kind: kind,
+                                        units: units?.value ?? run.settings.weather.units,
+                                        allowsStale: !noStale, asksService: noCache).follow()
+            }
             let (locationProvider, request) = try run.location(location, geocodingProvider: kind)
             var weatherProvider = run.weatherStack(kind, cache: weatherReplay == nil
                                                    ? Run.CacheUse(readsFreshEntries: !noCache, allowsStale: !noStale) : nil)
