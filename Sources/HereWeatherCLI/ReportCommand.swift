@@ -34,8 +34,8 @@ struct ReportCommand: ContextCommand {
         when it changes: at once from the cache, again when the report's lifetime ends, \
         when relative texts ("in 25 min") change, and at once on SIGUSR1. A failing service \
         keeps the last report marked stale, retried after 30 s, 1, 2, 5, then every 10 min. \
-        SIGTERM and SIGINT end it (exit 0). Status bars: waybar (no "interval"; "signal" for \
-        SIGUSR1), polybar (tail = true), i3blocks (interval=persist); see docs/output.md.
+        SIGTERM and SIGINT end it (exit 0). Status bars: waybar (no "interval" or "signal"), \
+        polybar (tail = true), i3blocks (interval=persist); see docs/output.md.
 
         [output] icons = "emoji" | "nerd" | "ascii" and clock = "24h" | "12h" in the config \
         file choose the glyphs and the clock for text, --format and --waybar.
