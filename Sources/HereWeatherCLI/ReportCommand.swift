@@ -37,12 +37,19 @@ struct ReportCommand: ContextCommand {
         SIGTERM and SIGINT end it (exit 0). Status bars: waybar (no "interval" or "signal"), \
         polybar (tail = true), i3blocks (interval=persist); see docs/output.md.
 
-        [output] icons = "emoji" | "nerd" | "ascii" and clock = "24h" | "12h" in the config \
-        file choose the glyphs and the clock for text, --format and --waybar.
+        [output] icons = "emoji" | "nerd" | "ascii" and clock = "auto" | "24h" | "12h" in the \
+        config file choose the glyphs and the clock for text, --format and --waybar.
+
+        Reports speak the language of --lang, [output] language or the environment (LANGUAGE, \
+        LC_ALL, LC_MESSAGES, LANG, as gettext reads them): \(LanguageChoice.available). \
+        Errors, --help and doctor stay English; JSON's codes and keys never change.
         """
     )
 
     @OptionGroup var location: LocationOptions
+
+    @Option(name: .customLong("lang"), help: LanguageOption.help)
+    var lang: String?
 
     @Option(help: ArgumentHelp("metric (°C, m/s, mm), imperial (°F, mph, in) or standard (K, m/s, mm).", valueName: "system"))
     var units: Choice<Units>?
@@ -82,6 +89,7 @@ struct ReportCommand: ContextCommand {
     var follow = false
 
     func validate() throws {
+        try LanguageOption.validate(lang)
         _ = try units?.checked("--units")
         _ = try provider?.checked("--provider")
         if json && (format != nil || waybar) {
@@ -115,7 +123,8 @@ struct ReportCommand: ContextCommand {
         var shown = Run.resolvedOutput(Configuration.OutputSettings(), environment: context.environment)
         defer { context.console.endProgress() }
         do {
-            let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose)
+            // The one place the run's language, characters, clock and units are chosen.
+            let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose).speaking(lang)
             shown = run.output
             let kind = provider?.value ?? run.settings.weather.provider
             if follow {
@@ -137,7 +146,8 @@ struct ReportCommand: ContextCommand {
                 units: units?.value ?? run.settings.weather.units,
                 weatherTimeout: run.settings.weather.timeout,
                 recording: try weatherReplay.map(Self.readRecording),
-                clock: run.system.clock)
+                clock: run.system.clock,
+                language: run.output.locale.code)
             let (location, report) = try await lookup.run()
             run.console.endProgress()
             if let warning = ReportFields.refreshWarning(report) { run.console.warn([warning]) }

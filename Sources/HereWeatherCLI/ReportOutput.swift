@@ -45,7 +45,7 @@ enum ReportOutput {
         let fields = ReportFields(location: location, report: report, output: output, now: now)
         switch self {
         case .text: return nil
-        case .json: return JSONReport.render(location: location, report: report, now: now)
+        case .json: return JSONReport.render(location: location, report: report, now: now, locale: output.locale)
         case .format(let format): return format.render(fields)
         case .waybar(let text): return WaybarReport.render(fields, format: text)
         }

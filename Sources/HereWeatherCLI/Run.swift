@@ -3,8 +3,8 @@ import HereWeatherCore
 /// One command's run, assembled once, in one place, from the `CommandContext`, `--config`
 /// and `--verbose`:
 /// - the config file loaded, its warnings printed once (`configuration`);
-/// - the output settings resolved for this run (`output`: the locale's characters; where the
-///   run's language will be decided too), which every renderer receives;
+/// - the output settings resolved for this run (`output`: the locale's characters; for the
+///   commands people read, the language and its customs too: `speaking`), which every renderer receives;
 /// - the run's system (`RunSystem`: the HTTP client, the gpsd, GeoClue and NetworkManager
 ///   adapters, the clock, the `--verbose` log, the console) and its storage (`RunStorage`).
 ///
@@ -58,6 +58,17 @@ struct Run: Sendable {
         let loaded = try option.load(defaultPath: storage.configFile)
         context.console.warn(loaded.warnings)
         return loaded
+    }
+
+    /// The run in its language: `lang` (`--lang`), else `[output] language`, else the
+    /// environment's, with the customs that come with it (the clock and units left at "auto",
+    /// the characters), decided in one place (`Configuration.forRun`). With `--verbose`, what
+    /// was decided and why goes to stderr. Throws when `lang` or the config names a language
+    /// here-weather does not speak (64, 78). For the commands whose output people read.
+    func speaking(_ lang: String?) throws -> Run {
+        let (decided, notes) = try loaded.configuration.forRun(environment: environment, language: lang)
+        if verbose { for note in notes { console.line(note) } }
+        return Run(context: context, loaded: loaded, settings: decided, storage: storage, system: system, verbose: verbose)
     }
 
     /// The output settings a run with `environment` uses: the one place the run's character

@@ -25,13 +25,20 @@ struct WhereCommand: ContextCommand {
 
     @OptionGroup var location: LocationOptions
 
+    @Option(name: .customLong("lang"), help: LanguageOption.help)
+    var lang: String?
+
+    func validate() throws {
+        try LanguageOption.validate(lang)
+    }
+
     @Flag(help: "Print {\"location\":{...}} as JSON (adds meets_accuracy, mode, simulated, nearest_place).")
     var json = false
 
     func run(in context: CommandContext) async throws {
         defer { context.console.endProgress() }
         do {
-            let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose)
+            let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose).speaking(lang)
             let (provider, request) = try run.location(location)
             // The report's progress line, on the same terms: a terminal, output for people.
             _ = run.progress(SpinnerPolicy.locationMessage(sources: location.waitedSources(run.settings)), machineOutput: json)
@@ -39,8 +46,9 @@ struct WhereCommand: ContextCommand {
             run.console.endProgress()
             // Ages on the run's clock, as the fix's own.
             if run.verbose { context.verboseLocationTime(fix, now: run.system.clock.date) }
-            try context.output(json ? LocationReport.json(fix)
-                                    : LocationReport.text(fix, now: run.system.clock.date, charset: run.output.charset))
+            let locale = run.output.locale
+            try context.output(json ? LocationReport.json(fix, locale: locale)
+                                    : LocationReport.text(fix, now: run.system.clock.date, charset: run.output.charset, locale: locale))
         } catch let error as any UserFacingError {
             throw context.fail(error, as: json ? .json : .line)
         }

@@ -63,12 +63,14 @@ import Testing
         #expect(weather["units"] as? String == "metric")
         let current = try #require(weather["current"] as? [String: Any])
         for key in ["time", "temperature", "feels_like", "humidity", "pressure_hpa", "wind_speed",
-                    "wind_direction_deg", "condition", "description", "is_day", "sunrise", "sunset"] {
+                    "wind_direction_deg", "condition", "condition_group", "description", "is_day", "sunrise", "sunset"] {
             #expect(current[key] != nil, "current.\(key) is missing")
         }
         #expect(current["time"] as? String == "2026-11-22T14:15:00-05:00")
         #expect(current["temperature"] as? Double == 26.8)
-        #expect(current["condition"] as? String == "clear")
+        #expect(current["condition"] as? String == "mainly_clear")  // WMO 1
+        #expect(current["condition_group"] as? String == "clear")
+        #expect(json["language"] as? String == "en")
         #expect(current["is_day"] as? Bool == true)
         #expect(current["sunrise"] as? String == "2026-11-22T06:56:00-05:00")
         let hourly = try #require(weather["hourly"] as? [[String: Any]])

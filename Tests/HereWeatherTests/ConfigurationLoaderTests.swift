@@ -331,6 +331,26 @@ import Testing
         #expect(config == Configuration())
     }
 
+    /// `clock` and `units` "auto" (the default, what `config init` writes) leave the choice to the
+    /// locale; `language` takes a code or a locale name here-weather speaks, and nothing else.
+    @Test func autoAndLanguage() throws {
+        #expect(ConfigurationText.template.contains("clock = \"auto\"") && ConfigurationText.template.contains("units = \"auto\""))
+        let (auto, _) = try parse("[output]\nclock = \"auto\"\n[weather]\nunits = \"auto\"\n")
+        #expect(auto.output.clockIsAuto && auto.weather.unitsAreAuto && auto == Configuration())
+        let (fixed, _) = try parse("[output]\nclock = \"12h\"\nlanguage = \"fr_CA.UTF-8\"\n[weather]\nunits = \"standard\"\n")
+        #expect(!fixed.output.clockIsAuto && fixed.output.clock == .twelveHour && fixed.output.language == "fr_CA.UTF-8")
+        #expect(!fixed.weather.unitsAreAuto && fixed.weather.units == .standard)
+        let bad = try #require(try invalidValue("[output]\nlanguage = \"tlh\"\n"))
+        #expect(bad.key == "output.language")
+        #expect(bad.expected == "a language here-weather speaks: " + LanguageChoice.available)
+        #expect(try invalidValue("[output]\nclock = \"13h\"\n")?.expected == #"one of "auto", "24h", "12h""#)
+        // config show says what "auto" and an unset language are here.
+        let shown = ConfigurationText.effective(Configuration(), environment: ["LANG": "en_US.UTF-8"])
+        #expect(shown.contains("clock = \"auto\"   # here: 12h") && shown.contains("units = \"auto\"   # here: imperial"))
+        #expect(shown.contains("# language not set: the environment's (here: en)"))
+        #expect(ConfigurationText.effective(fixed, environment: [:]).contains("language = \"fr_CA.UTF-8\""))
+    }
+
     @Test func effectiveNeverShowsTheKey() throws {
         var config = Self.fullExampleConfiguration
         let fileKey = "placeholder-key-not-a-real-one-00"

@@ -56,6 +56,23 @@ import HereWeatherHTTP
         #expect(found == #""open\u0007meteo\r\n\"""#, "\(found)")
     }
 
+    /// FuzzRememberedLocation: a remembered location whose name held tabs printed them in
+    /// `where`'s Place line (and a line break would have split it). A location's name is shown
+    /// with control characters as spaces, whoever wrote it (the file, the config, a geocoder).
+    @Test func aNameWithControlCharactersStaysOnItsLine() throws {
+        let body = #"{"version":1,"latitude":27.95,"longitude":-82.46,"accuracy_m":5.5,"timestamp":1764201600.25,"#
+            + #""source":"gpsd","name":"Tf\ts\naam","mode":3}"#
+        let location = try #require(LastLocationStore.decode(Array(body.utf8)))
+        #expect(location.name == "Tf s aam")
+        for locale in [UserLocale.english, UserLocale(language: "de")] {
+            let text = LocationReport.text(location, now: location.timestamp, locale: locale)
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.debugDescription)")
+            #expect(text.split(separator: "\n").count == 7, "\(text)")
+        }
+        #expect(Location(coordinate: Coordinate(latitude: 1, longitude: 2), timestamp: Date(), source: .fixed,
+                         name: "Tampa\r\nBay").name == "Tampa  Bay")
+    }
+
     // MARK: JSON
 
     /// FuzzJSON: a number too large for a Double parsed as infinity, which no service means

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func nerdSetHasNightVariants() {
-        let withNight: [Condition] = [.clear, .partlyCloudy, .drizzle, .rain, .snow, .thunderstorm]
+        let withNight: [ConditionGroup] = [.clear, .partlyCloudy, .drizzle, .rain, .snow, .thunderstorm]
         for condition in withNight {
             #expect(condition.glyph(.nerd, isDay: true) != condition.glyph(.nerd, isDay: false), "\(condition)")
         }

@@ -16,6 +16,11 @@ import Testing
     @Test func theSchemasEnumsAreTheCodes() throws {
         let defs = try JSONSchemaCheck.definitions()
         #expect(values(defs, "condition") == Condition.allCases.map(\.rawValue))
+        #expect(values(defs, "condition_group") == ConditionGroup.allCases.map(\.rawValue))
+        let language = try #require((defs["language"] as? [String: Any])?["pattern"] as? String)
+        for code in LanguageChoice.codes {
+            #expect(code.wholeMatch(of: try Regex(language)) != nil, "\(code) matches the schema's language pattern")
+        }
         #expect(values(defs, "weather", "properties", "provider") == WeatherProviderKind.allCases.map(\.rawValue))
         #expect(values(defs, "weather", "properties", "units") == Units.allCases.map(\.rawValue))
         let origins = LocationSource.allCases.map { LocationOrigin.source($0) } + [.commandLine, .city]

@@ -101,7 +101,8 @@ import HereWeatherCore
         for variable in ["HERE_WEATHER_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "HOME",
                          Configuration.openWeatherMapKeyVariable, Configuration.pirateWeatherKeyVariable,
                          SystemPolicy.pathVariable, "NO_COLOR", "TERM", "COLUMNS",
-                         "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"] {
+                         "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG",
+                         "LC_MEASUREMENT", "LC_TIME", "LC_CTYPE"] {
             #expect(environment.contains(variable), "ENVIRONMENT lacks \(variable)")
         }
     }

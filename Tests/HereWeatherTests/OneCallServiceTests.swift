@@ -33,7 +33,7 @@ import HereWeatherHTTP
         #expect(report.provider == .openWeatherMap)
         #expect(report.utcOffset == -18000)
         #expect(report.current.temperature == 26.43)
-        #expect(report.current.condition == .partlyCloudy)
+        #expect(report.current.condition.group == .partlyCloudy)
         #expect(report.current.isDay == true)
         #expect(report.current.windGust == 7.2)
         #expect(report.hourlyStep == 3600)
@@ -41,7 +41,7 @@ import HereWeatherHTTP
         #expect(report.daily.count == 7)
         #expect(report.daily.first?.date == "2026-11-22")
         let rainy = try #require(report.daily.first { $0.date == "2026-11-25" })
-        #expect(rainy.condition == .rain)
+        #expect(rainy.condition.group == .rain)
         #expect(rainy.precipitation == 7.1)
         #expect(rainy.precipitationProbability == 86)
 

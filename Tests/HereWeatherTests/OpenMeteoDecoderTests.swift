@@ -33,7 +33,7 @@ import Testing
         #expect(approx(c.windGust, 8.56))
         #expect(approx(c.visibility, 24140))
         // WMO 1.
-        #expect(c.condition == .clear)
+        #expect(c.condition.group == .clear)
         #expect(c.description == "Mainly clear")
         #expect(c.isDay == true)
         let precipitation = try #require(c.precipitation)
@@ -66,7 +66,7 @@ import Testing
         #expect(approx(first.windSpeed, 4.74))
         #expect(approx(first.windDirection, 30))
         #expect(approx(first.precipitationProbability, 0))
-        #expect(first.condition == .clear)
+        #expect(first.condition.group == .clear)
         #expect(first.isDay == true)
         // Index 18 of the body ("2026-11-22T18:00"): code 0, is_day 0.
         #expect(report.hourly[4].description == "Clear sky")
@@ -82,7 +82,7 @@ import Testing
                                              "2026-11-26", "2026-11-27", "2026-11-28"])
         let showers = report.daily[3]
         #expect(showers.date == "2026-11-25")
-        #expect(showers.condition == .rain)
+        #expect(showers.condition.group == .rain)
         #expect(showers.description == "Moderate rain showers")
         #expect(approx(showers.precipitation, 7.1))
         #expect(approx(showers.precipitationProbability, 75))
@@ -92,7 +92,7 @@ import Testing
         // "2026-11-25T06:59" and "2026-11-25T17:34" at -05:00.
         #expect(showers.sunrise == instant(1_795_607_940))
         #expect(showers.sunset == instant(1_795_646_040))
-        #expect(report.daily[0].condition == .partlyCloudy)
+        #expect(report.daily[0].condition.group == .partlyCloudy)
     }
 
     // MARK: Denver, imperial
@@ -116,7 +116,7 @@ import Testing
         #expect(approx(c.visibility, 7874.016 * 0.3048, 1e-6))
         #expect(approx(c.visibility, 2400, 0.001))
         // WMO 71.
-        #expect(c.condition == .snow)
+        #expect(c.condition.group == .snow)
         #expect(c.description == "Slight snow fall")
         #expect(c.isDay == true)
         // precipitation 0.007 in, rain and showers 0: all of it is snow (water equivalent).
@@ -141,8 +141,8 @@ import Testing
         #expect(approx(report.hourly[0].precipitation, 0.028, 1e-12))
         #expect(approx(report.hourly[0].precipitationProbability, 75))
         #expect(approx(report.hourly[5].windSpeed, 10.1))
-        #expect(report.hourly[0].condition == .snow)
-        #expect(report.hourly[7].condition == .cloudy)  // code 3 at 17:00
+        #expect(report.hourly[0].condition.group == .snow)
+        #expect(report.hourly[7].condition.group == .cloudy)  // code 3 at 17:00
         #expect(report.hourly[7].isDay == false)
         #expect(report.daily.count == 7)
         let today = report.daily[0]
@@ -152,7 +152,7 @@ import Testing
         #expect(approx(today.precipitation, 0.219, 1e-12))
         #expect(approx(today.precipitationProbability, 80))
         #expect(approx(today.windSpeedMax, 10.2))
-        #expect(today.condition == .snow)
+        #expect(today.condition.group == .snow)
         #expect(today.description == "Moderate snow fall")
     }
 
@@ -181,7 +181,7 @@ import Testing
         #expect(report.daily.first?.date == "2026-11-23")
         #expect(report.daily.count == 7)
         #expect(report.daily.last?.date == "2026-11-29")
-        #expect(report.daily[5].condition == .thunderstorm)  // code 95 on 2026-11-28
+        #expect(report.daily[5].condition.group == .thunderstorm)  // code 95 on 2026-11-28
         #expect(report.daily[5].date == "2026-11-28")
         // The hourly series starts at local midnight, the hour containing 00:45.
         #expect(report.hourly.count == 12)
@@ -200,7 +200,7 @@ import Testing
         #expect(approx(c.windDirection, 212))
         #expect(approx(c.windGust, 9.1))
         #expect(approx(c.visibility, 12000))
-        #expect(c.condition == .rain)
+        #expect(c.condition.group == .rain)
         #expect(c.description == "Slight rain showers")
         #expect(c.isDay == false)
         // Showers count as rain: 0.15 mm, no snow.
@@ -229,7 +229,7 @@ import Testing
         #expect(c.windGust == nil)
         #expect(c.visibility == nil)
         #expect(c.isDay == false)
-        #expect(c.condition == .partlyCloudy)
+        #expect(c.condition.group == .partlyCloudy)
     }
 
     @Test func polarNightSunriseEqualsSunsetBecomesNil() throws {
@@ -253,7 +253,7 @@ import Testing
         // The first 12 hours (indices 19...30) have no nulls.
         #expect(report.hourly.count == 12)
         #expect(report.hourly.allSatisfy { $0.temperature != nil })
-        #expect(report.hourly[11].condition == .snow)  // code 71 at "2026-11-23T06:00"
+        #expect(report.hourly[11].condition.group == .snow)  // code 71 at "2026-11-23T06:00"
     }
 
     /// Moves `current.time` of nulls.json so the hourly window covers the null entries.
@@ -286,7 +286,7 @@ import Testing
         #expect(report.hourly[1].temperature != nil)
         for hour in report.hourly.dropFirst(2) {
             #expect(hour.temperature == nil)
-            #expect(hour.condition == .unknown)  // weather_code null
+            #expect(hour.condition.group == .unknown)  // weather_code null
         }
         #expect(report.daily.map(\.date) == ["2026-11-28"])
         #expect(report.current.temperatureMax == nil)

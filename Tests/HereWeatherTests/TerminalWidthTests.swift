@@ -227,6 +227,17 @@ import Glibc
         #expect(TextWidth.pad("☀️", 4) == "☀️  ")
     }
 
+    /// An item wider than the line is wrapped at its spaces, never cut mid-word (French's
+    /// "Lever du soleil 06:56 · Coucher du soleil 17:35" at 40 columns was "... du sole…");
+    /// only a single word wider than the line is cut.
+    @Test func flowWrapsAnItemWiderThanTheLine() {
+        #expect(TextWidth.flow(["Pas de précipitations", "Coucher du soleil 17:35 et lever 06:56"], separator: " · ", width: 24)
+                    == ["Pas de précipitations", "Coucher du soleil 17:35", "et lever 06:56"])
+        #expect(TextWidth.flow(["a", "Niederschlagswahrscheinlichkeit"], separator: " · ", width: 20)
+                    == ["a", "Niederschlagswahrsc…"])
+        #expect(TextWidth.flow(["雨 雨 雨 雨 雨 雨"], separator: " ", width: 6) == ["雨 雨", "雨 雨", "雨 雨"], "by display width")
+    }
+
     @Test func widthRule() {
         #expect(TerminalWidth.resolve(columnsVariable: nil, terminalColumns: nil) == 80)
         #expect(TerminalWidth.resolve(columnsVariable: nil, terminalColumns: 132) == 132)

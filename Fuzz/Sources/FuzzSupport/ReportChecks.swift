@@ -31,10 +31,15 @@ public enum ReportChecks {
     public static func check(_ report: WeatherReport) {
         checkNumbers(report)
         NowcastChecks.check(report, at: [now, report.current.time])
-        let json = JSONReport.render(location: location, report: report, now: now)
-        require((try? JSONValue.parse(Data(json.utf8))) != nil, "the JSON report is not JSON: \(json)")
+        // In English and in a language whose words come from a catalogue, its numbers from CLDR.
+        let german = UserLocale(language: "de", measurementTerritory: "DE", timeTerritory: "DE")
+        for locale in [UserLocale.english, german] {
+            let json = JSONReport.render(location: location, report: report, now: now, locale: locale)
+            require((try? JSONValue.parse(Data(json.utf8))) != nil, "the JSON report is not JSON: \(json)")
+        }
         for output in [Configuration.OutputSettings(icons: .emoji, clock: .twentyFourHour),
-                       Configuration.OutputSettings(icons: .ascii, clock: .twelveHour)] {
+                       Configuration.OutputSettings(icons: .ascii, clock: .twelveHour),
+                       Configuration.OutputSettings(icons: .emoji, clock: .twelveHour, locale: german)] {
             let text = TextReport(location: location, report: report,
                                   style: TerminalStyle(colour: true, glyphs: true, chart: true), output: output, now: now)
             _ = text.render(hourly: true, daily: true)

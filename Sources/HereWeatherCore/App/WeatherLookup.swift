@@ -20,11 +20,14 @@ public struct WeatherLookup: Sendable {
     public var recording: Data?
     /// The run's clock: the weather fetch's deadline starts on it.
     public var clock: any RunClock
+    /// The run's language, for the services that write words of their own (`WeatherQuery.language`).
+    public var language: String
 
     public init(locationProvider: any LocationProvider, locationRequest: LocationRequest,
                 weatherProvider: any WeatherProvider, units: Units, weatherTimeout: Double, recording: Data? = nil,
-                clock: any RunClock) {
+                clock: any RunClock, language: String = "en") {
         self.clock = clock
+        self.language = language
         self.locationProvider = locationProvider
         self.locationRequest = locationRequest
         self.weatherProvider = weatherProvider
@@ -55,7 +58,7 @@ public struct WeatherLookup: Sendable {
             return (location, report)
         }
         let deadline = clock.now + .milliseconds(Int64(weatherTimeout * 1000))
-        let query = WeatherQuery(coordinate: location.coordinate, units: units, deadline: deadline)
+        let query = WeatherQuery(coordinate: location.coordinate, units: units, deadline: deadline, language: language)
         return (location, try await weatherProvider.report(for: query))
     }
 }

@@ -79,7 +79,7 @@ public struct CachingWeatherProvider: WeatherProvider {
 
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         let key = WeatherCacheKey(provider: kind, coordinate: query.coordinate, units: query.units,
-                                  coordinateDecimals: coordinateDecimals)
+                                  coordinateDecimals: coordinateDecimals, language: query.language)
         if readsFreshEntries, let hit = cached(key, fresh: true) { return hit }
         let lock = try? await cache.lock(key, waitingUntil: query.deadline)
         defer { lock?.release() }

@@ -5,36 +5,47 @@ import Foundation
 #endif
 
 /// What a cached report is filed under: the provider, the coordinates as the request sends
-/// them (rounded to `[privacy] coordinate_decimals`) and the units.
+/// them (rounded to `[privacy] coordinate_decimals`), the units, and for the services that
+/// write words in the language asked (OpenWeatherMap, Pirate Weather) that language when it
+/// is not English.
 public struct WeatherCacheKey: Sendable, Hashable {
     public var provider: WeatherProviderKind
     /// Already rounded.
     public var coordinate: Coordinate
     public var units: Units
+    /// The language the body's words are in, when it is not English; `nil` for English and for
+    /// services whose bodies have no words.
+    public var language: String?
 
-    /// The key for a request for `coordinate`, rounded as the provider rounds it.
-    public init(provider: WeatherProviderKind, coordinate: Coordinate, units: Units, coordinateDecimals: Int) {
+    /// The key for a request for `coordinate`, rounded as the provider rounds it, in `language`.
+    public init(provider: WeatherProviderKind, coordinate: Coordinate, units: Units, coordinateDecimals: Int,
+                language: String = "en") {
         self.provider = provider
         self.coordinate = coordinate.rounded(toDecimals: coordinateDecimals)
         self.units = units
+        self.language = provider.writesInLanguage && language != "en" ? language : nil
     }
 
     /// The key a cache file is named after (`<name>.weather`); `nil` for any other file.
     public init?(fileName: String) {
         guard fileName.hasSuffix(".weather") else { return nil }
         let parts = fileName.dropLast(".weather".count).split(separator: "_", omittingEmptySubsequences: false)
-        guard parts.count == 4, let provider = WeatherProviderKind(rawValue: String(parts[0])),
+        guard parts.count == 4 || parts.count == 5, let provider = WeatherProviderKind(rawValue: String(parts[0])),
               let latitude = Double(parts[1]), let longitude = Double(parts[2]),
               let units = Units(rawValue: String(parts[3])) else { return nil }
         self.provider = provider
         self.coordinate = Coordinate(latitude: latitude, longitude: longitude)
         self.units = units
+        if parts.count == 5 {
+            guard provider.writesInLanguage, LanguageData.named(String(parts[4])) != nil, parts[4] != "en" else { return nil }
+            self.language = String(parts[4])
+        }
     }
 
-    /// The file name stem: `open-meteo_27.95_-82.46_metric`.
+    /// The file name stem: `open-meteo_27.95_-82.46_metric`, `pirateweather_27.95_-82.46_si_de`.
     public var name: String {
-        [provider.rawValue, JSONOutput.format(coordinate.latitude), JSONOutput.format(coordinate.longitude),
-         units.rawValue].joined(separator: "_")
+        ([provider.rawValue, JSONOutput.format(coordinate.latitude), JSONOutput.format(coordinate.longitude),
+          units.rawValue] + (language.map { [$0] } ?? [])).joined(separator: "_")
     }
 }
 

@@ -65,15 +65,29 @@ public struct Configuration: Sendable, Equatable {
         }
         /// The glyph set for conditions (day and night variants).
         public var icons: Icons = .emoji
-        public var clock: ClockFormat = .twentyFourHour
+        /// The clock times are drawn on; when `clockIsAuto`, the locale's (`Configuration.forRun`).
+        /// Setting it fixes it: `clockIsAuto` is then false.
+        public var clock: ClockFormat = .twentyFourHour { didSet { clockIsAuto = false } }
+        /// `clock = "auto"` (the default): the country of the locale decides (`UserLocale.clock`).
+        public var clockIsAuto = true
         /// `format_error`: the line `--format` and `--waybar` show on failure; `nil` is the
         /// default (`FailureLine.defaultFormat`).
         public var formatError: FailureLine?
+        /// `language`: the language to speak, as written (a catalogue's code or a locale name);
+        /// `nil` follows the environment (`LanguageChoice`).
+        public var language: String?
+        /// The language and customs the run speaks in, decided by `Configuration.forRun`;
+        /// here-weather's English until then.
+        public var locale: UserLocale = .english
 
-        public init(icons: Icons = .emoji, clock: ClockFormat = .twentyFourHour, formatError: FailureLine? = nil) {
+        /// Settings with `clock` given, or "auto" (`nil`: 24-hour until a run decides).
+        public init(icons: Icons = .emoji, clock: ClockFormat? = nil, formatError: FailureLine? = nil,
+                    locale: UserLocale = .english) {
             self.icons = icons
-            self.clock = clock
+            self.clock = clock ?? .twentyFourHour
+            self.clockIsAuto = clock == nil
             self.formatError = formatError
+            self.locale = locale
         }
     }
 
@@ -109,7 +123,11 @@ public struct Configuration: Sendable, Equatable {
     /// `[weather]`.
     public struct WeatherSettings: Sendable, Equatable {
         public var provider: WeatherProviderKind = .openMeteo
-        public var units: Units = .metric
+        /// The units asked for; when `unitsAreAuto`, the locale's (`Configuration.forRun`).
+        /// Setting them fixes them: `unitsAreAuto` is then false.
+        public var units: Units = .metric { didSet { unitsAreAuto = false } }
+        /// `units = "auto"` (the default): the country of the locale decides (`UserLocale.units`).
+        public var unitsAreAuto = true
         /// Seconds for the whole weather fetch.
         public var timeout: Double = 10
         public var openMeteo = OpenMeteoSettings()

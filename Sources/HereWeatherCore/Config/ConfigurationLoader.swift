@@ -57,8 +57,12 @@ public enum ConfigurationLoader {
         }
         if let output = try root.table("output") {
             config.output.icons = try output.choice("icons", Configuration.OutputSettings.Icons.allCases) ?? config.output.icons
-            config.output.clock = try output.choice("clock", Configuration.OutputSettings.ClockFormat.allCases) ?? config.output.clock
+            if let clock = try output.choice("clock", ClockChoice.allCases),
+               let fixed = Configuration.OutputSettings.ClockFormat(rawValue: clock.rawValue) {
+                config.output.clock = fixed
+            }
             config.output.formatError = try output.failureLine("format_error")
+            config.output.language = try output.language("language")
         }
         if let cache = try root.table("cache") {
             config.cache.ttl = try cache.number("ttl", in: 0...86_400, unit: " seconds") ?? config.cache.ttl
@@ -181,7 +185,9 @@ public enum ConfigurationLoader {
 
     private static func readWeather(_ table: ConfigTable, into settings: inout Configuration.WeatherSettings) throws {
         settings.provider = try table.choice("provider", WeatherProviderKind.allCases) ?? settings.provider
-        settings.units = try table.choice("units", Units.allCases) ?? settings.units
+        if let units = try table.choice("units", UnitsChoice.allCases), let fixed = Units(rawValue: units.rawValue) {
+            settings.units = fixed
+        }
         settings.timeout = try table.number("timeout", in: 1...300, unit: " seconds") ?? settings.timeout
         if let openMeteo = try table.table("open-meteo") {
             settings.openMeteo.baseURL = try openMeteo.url("base_url") ?? settings.openMeteo.baseURL
@@ -210,5 +216,31 @@ public enum ConfigurationLoader {
             settings.nws.baseURL = try nws.url("base_url") ?? settings.nws.baseURL
             settings.nws.allowPlainHTTP = try nws.bool("allow_plain_http") ?? false
         }
+    }
+}
+
+/// `[output] clock` as written: "auto" (the locale's country decides), "24h" or "12h".
+enum ClockChoice: String, CaseIterable {
+    case auto
+    case twentyFourHour = "24h"
+    case twelveHour = "12h"
+}
+
+/// `[weather] units` as written: "auto" (the locale's country decides) or a unit system.
+enum UnitsChoice: String, CaseIterable {
+    case auto, metric, imperial, standard
+}
+
+extension ConfigTable {
+    /// A language here-weather speaks, as a catalogue's code or a locale name ("de",
+    /// "pt_BR.UTF-8"); any other is an error that lists them.
+    func language(_ key: String) throws -> String? {
+        guard let text = try string(key) else { return nil }
+        guard LocaleName(text)?.catalogue() != nil else {
+            throw ConfigError.invalidValue(path: path, key: qualified(key),
+                                           expected: "a language here-weather speaks: \(LanguageChoice.available)",
+                                           found: ConfigNode.string(text).quoted)
+        }
+        return text
     }
 }

@@ -62,7 +62,9 @@ public enum ConfigurationText {
 
     [output]
     icons = "emoji"           # "emoji", "nerd" (Nerd Fonts) or "ascii"
-    clock = "24h"             # "24h" or "12h"
+    clock = "auto"            # "auto" (the locale's country: 12h in the US, 24h in most others), "24h" or "12h"
+    # The language of reports; not set, the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+    # language = "de"         # a code (de, fr, pt-BR, ...) or a locale name (de_AT.UTF-8)
     # What --format and --waybar print when there is no report: %c a warning sign (per icons),
     # %e what is wrong in a few words ("no location"), %E its code ("no_location"), or text.
     # format_error = "%c %e"
@@ -76,7 +78,8 @@ public enum ConfigurationText {
     # below, no key), "pirateweather" (a key) or "nws" (US National Weather Service: US points
     # only, a contact below, no key)
     provider = "open-meteo"
-    units = "metric"          # "metric" (°C, m/s, mm), "imperial" (°F, mph, in), "standard" (K, m/s, mm)
+    units = "auto"            # "auto" (imperial in the US, Liberia, Myanmar; else metric), "metric" (°C, m/s, mm),
+                              # "imperial" (°F, mph, in) or "standard" (K, m/s, mm)
     timeout = 10              # seconds for the whole weather fetch
 
     [weather.open-meteo]
@@ -151,12 +154,21 @@ public enum ConfigurationText {
                   "speed = " + (location.nmea.speed == .max ? quote("max") : location.nmea.speed.description)]
         lines += ["", "[privacy]", "coordinate_decimals = \(config.privacy.coordinateDecimals)",
                   "place_names = \(config.privacy.placeNames)"]
-        lines += ["", "[output]", "icons = \(quote(config.output.icons.rawValue))", "clock = \(quote(config.output.clock.rawValue))"]
+        // What "auto" and a missing language stand for in this environment.
+        let choice = try? LanguageChoice.resolve(environment: environment, configured: config.output.language)
+        lines += ["", "[output]", "icons = \(quote(config.output.icons.rawValue))"]
+        lines.append(config.output.clockIsAuto
+            ? "clock = \(quote("auto"))" + (choice.map { "   # here: \($0.locale.clock.rawValue)" } ?? "")
+            : "clock = \(quote(config.output.clock.rawValue))")
+        lines.append(config.output.language.map { "language = \(quote($0))" }
+            ?? "# language not set: the environment's" + (choice.map { " (here: \($0.locale.code))" } ?? ""))
         if let formatError = config.output.formatError { lines.append("format_error = \(quote(formatError.text))") }
         lines += ["", "[cache]", "ttl = \(number(config.cache.ttl))", "stale_limit = \(number(config.cache.staleLimit))"]
         lines += ["", "[weather]",
                   "provider = \(quote(config.weather.provider.rawValue))",
-                  "units = \(quote(config.weather.units.rawValue))",
+                  config.weather.unitsAreAuto
+                    ? "units = \(quote("auto"))" + (choice.map { "   # here: \($0.locale.units.rawValue)" } ?? "")
+                    : "units = \(quote(config.weather.units.rawValue))",
                   "timeout = \(number(config.weather.timeout))",
                   "", "[weather.open-meteo]",
                   "base_url = \(quote(config.weather.openMeteo.baseURL))",

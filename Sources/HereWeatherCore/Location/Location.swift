@@ -145,10 +145,12 @@ public struct Location: Sendable, Equatable {
         (logClock?.latest ?? now).timeIntervalSince(timestamp)
     }
 
-    /// `name`, or `nil` when it is empty or only white space.
+    /// `name` with control characters as spaces (a name from a file or a service is shown on a
+    /// line: a tab or a line break would break the report's lines), or `nil` when it is empty
+    /// or only white space.
     static func nonBlank(_ name: String?) -> String? {
         guard let name, !name.allSatisfy(\.isWhitespace) else { return nil }
-        return name
+        return ServiceText.printable(name)
     }
 }
 

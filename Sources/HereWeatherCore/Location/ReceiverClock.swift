@@ -39,23 +39,22 @@ public enum ReceiverClock: Equatable, Sendable {
     /// this machine's clock. A replay has none: the log runs on its own clock. Nor has GeoClue:
     /// it dates a fix on this machine's clock, so an earlier date is when it measured, not a
     /// clock fault.
-    public static func note(for location: Location) -> String? {
+    public static func note(for location: Location, locale: UserLocale = .english) -> String? {
         guard location.logClock == nil, location.source != .geoclue, let receiverTime = location.receiverTime,
               let comparison = compare(receiverTime: receiverTime, clock: location.timestamp) else { return nil }
-        return comparison.text(receiverTime: receiverTime)
+        return comparison.text(receiverTime: receiverTime, locale: locale)
     }
 
     /// One line: what the receiver says, how far off that is, the likely cause and what to do.
-    public func text(receiverTime: Date) -> String {
+    public func text(receiverTime: Date, locale: UserLocale = .english) -> String {
         let date = Self.utc(receiverTime)
         switch self {
         case .weekRollover(let periods):
-            let weeks = periods * 1024
-            return "The receiver dates its fixes \(date), \(weeks) weeks before this machine's clock: the GPS week rollover, a fault of the receiver's firmware (a firmware update or a newer receiver fixes it). The position is used; only the receiver's date is wrong."
+            return locale.text(.receiverRollover, date, String(periods * 1024))
         case .machineClockLikelyBehind(let seconds):
-            return "The receiver dates its fixes \(date), \(Self.span(seconds)) ahead of this machine's clock: this machine's clock is likely behind (check it with `timedatectl`; `sudo timedatectl set-ntp true` keeps it right). The position is used."
+            return locale.text(.receiverMachineBehind, date, Self.span(seconds, locale))
         case .receiverClockLikelyBehind(let seconds):
-            return "The receiver dates its fixes \(date), \(Self.span(seconds)) behind this machine's clock: the receiver's clock is likely wrong (`timedatectl` shows whether NTP keeps this machine's clock right). The position is used."
+            return locale.text(.receiverReceiverBehind, date, Self.span(seconds, locale))
         }
     }
 
@@ -65,11 +64,11 @@ public enum ReceiverClock: Equatable, Sendable {
     }
 
     /// "90 s", "12 min", "5 h", "3 days", "8.2 years".
-    static func span(_ seconds: Double) -> String {
-        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
-        if seconds < 7200 { return "\(Int((seconds / 60).rounded())) min" }
-        if seconds < 3 * 86_400 { return "\(Int((seconds / 3600).rounded())) h" }
-        if seconds < 365.25 * 86_400 { return "\(Int((seconds / 86_400).rounded())) days" }
-        return Formatting.fixed(seconds / (365.25 * 86_400), 1) + " years"
+    static func span(_ seconds: Double, _ locale: UserLocale = .english) -> String {
+        if seconds < 120 { return locale.text(.unitSeconds, count: Int(seconds.rounded())) }
+        if seconds < 7200 { return locale.text(.unitMinutes, count: Int((seconds / 60).rounded())) }
+        if seconds < 3 * 86_400 { return locale.text(.unitHours, count: Int((seconds / 3600).rounded())) }
+        if seconds < 365.25 * 86_400 { return locale.text(.unitDaysLong, count: Int((seconds / 86_400).rounded())) }
+        return locale.text(.unitYears, locale.number(seconds / (365.25 * 86_400), 1))
     }
 }

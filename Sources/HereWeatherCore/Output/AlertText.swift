@@ -10,12 +10,9 @@ enum AlertText {
     /// alerts are in that order, `WeatherReport.shown(at:)`); JSON lists them all.
     static let listed = 5
 
-    /// The words this component adds, in one place.
-    enum Words {
-        /// After the listed alerts: "and 3 more alerts (--json lists them all)".
-        static func more(_ count: Int) -> String {
-            "and \(count) more alert\(count == 1 ? "" : "s") (--json lists them all)"
-        }
+    /// After the listed alerts: "and 3 more alerts (--json lists them all)".
+    static func more(_ count: Int, locale: UserLocale = .english) -> String {
+        locale.text(.alertsAndMore, count: count)
     }
 
     /// The alerts a text lists, and how many more there are.
@@ -24,15 +21,20 @@ enum AlertText {
     }
 
     /// "Small Craft Advisory (Moderate), until Sun 22 Nov 23:00, from NWS Tampa Bay".
-    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: ClockFormat) -> String {
-        var text = alert.title
-        if let severity = alert.severity, !severity.isEmpty, severity.lowercased() != "unknown" { text += " (\(severity))" }
-        if let end = alert.end, let time = Formatting.clock(end, utcOffset: utcOffset, clock) {
-            let day = Formatting.dayLabel(LocalTime(end, utcOffset: utcOffset).dateString).replacing("  ", with: " ")
-            text += ", until \(day) \(time)"
+    /// The title is translated where it is one of the NWS's known events, the severity where
+    /// it is one of CAP's words; the issuer is as the service wrote it.
+    static func line(_ alert: WeatherAlert, utcOffset: Int, clock: ClockFormat,
+                     locale: UserLocale = .english) -> String {
+        var text = locale.alertTitle(alert.title)
+        if let severity = alert.severity, !severity.isEmpty, severity.lowercased() != "unknown" {
+            text = locale.text(.alertSeverity, text, locale.severity(severity))
         }
-        if let source = alert.source, !source.isEmpty { text += ", from \(source)" }
-        return text
+        var parts = [text]
+        if let end = alert.end, let time = locale.clock(end, utcOffset: utcOffset, clock) {
+            parts.append(locale.text(.alertUntil, locale.dayLabel(LocalTime(end, utcOffset: utcOffset).dateString), time))
+        }
+        if let source = alert.source, !source.isEmpty { parts.append(locale.text(.alertFrom, source)) }
+        return parts.joined(separator: locale.text(.listSeparator))
     }
 
     /// What the alert is about, for the text report's detail line: the "WHAT..." part of an
@@ -53,9 +55,10 @@ enum AlertText {
 
     /// The first alert's title, with "+N" for the others; "" when there are none, so that a
     /// status bar shows nothing on a quiet day.
-    static func short(_ alerts: [WeatherAlert]) -> String {
+    static func short(_ alerts: [WeatherAlert], locale: UserLocale = .english) -> String {
         guard let first = alerts.first else { return "" }
-        return alerts.count == 1 ? first.title : "\(first.title) +\(alerts.count - 1)"
+        let title = locale.alertTitle(first.title)
+        return alerts.count == 1 ? title : locale.text(.alertsMore, count: alerts.count - 1, title)
     }
 
     /// The warning sign in the glyph set.

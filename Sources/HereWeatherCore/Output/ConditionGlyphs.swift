@@ -2,7 +2,14 @@
 public typealias GlyphSet = Configuration.OutputSettings.Icons
 
 extension Condition {
-    /// The glyph for this condition in `set`; the night variant when `isDay` is `false`
+    /// The glyph of the condition's group in `set` (`ConditionGroup.glyph`).
+    public func glyph(_ set: GlyphSet, isDay: Bool?) -> String {
+        group.glyph(set, isDay: isDay)
+    }
+}
+
+extension ConditionGroup {
+    /// The glyph for this group in `set`; the night variant when `isDay` is `false`
     /// (unknown day or night shows the day variant).
     ///
     /// - `emoji`: Unicode emoji (the default).
@@ -18,9 +25,6 @@ extension Condition {
         case .ascii: return ascii(night: night)
         }
     }
-
-    /// The words for this condition ("partly cloudy"), for when the provider gave none.
-    public var words: String { rawValue.replacing("_", with: " ") }
 
     private func emoji(night: Bool) -> String {
         switch self {

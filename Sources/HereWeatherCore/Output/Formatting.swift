@@ -9,11 +9,16 @@ enum Formatting {
     static let compassPoints = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
                                 "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
 
-    /// The 16-point compass name of a direction in degrees ("NE").
+    /// The 16-point compass name of a direction in degrees ("NE"), in English: JSON's code.
     static func compass(_ degrees: Double?) -> String? {
+        compassIndex(degrees).map { compassPoints[$0] }
+    }
+
+    /// The index in `compassPoints` of a direction in degrees.
+    static func compassIndex(_ degrees: Double?) -> Int? {
         guard let degrees, degrees.isFinite else { return nil }
         let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return compassPoints[Int((normalized / 22.5).rounded()) % 16]
+        return Int((normalized / 22.5).rounded()) % 16
     }
 
     /// `value` with exactly `decimals` decimals ("24.3", "1015"); a value too large for that
@@ -36,53 +41,35 @@ enum Formatting {
         value.map { ($0 * 100).rounded() / 100 }
     }
 
-    /// "27.9506°N, 82.4572°W" ("27.9506N, 82.4572W" in ASCII).
-    static func coordinate(_ coordinate: Coordinate, _ charset: TextCharset = .utf8) -> String {
-        let latitude = fixed(abs(coordinate.latitude), 4) + charset.degree + (coordinate.latitude < 0 ? "S" : "N")
-        let longitude = fixed(abs(coordinate.longitude), 4) + charset.degree + (coordinate.longitude < 0 ? "W" : "E")
-        return latitude + ", " + longitude
+    /// "27.9506°N, 82.4572°W" ("27.9506N, 82.4572W" in ASCII), in `locale`.
+    static func coordinate(_ coordinate: Coordinate, _ charset: TextCharset = .utf8,
+                           locale: UserLocale = .english) -> String {
+        charset.fold(locale.coordinate(coordinate))
     }
 
-    /// "±1 km", "±25 m" ("+/-25 m" in ASCII), "accuracy unknown".
-    static func accuracy(_ metres: Double?, _ charset: TextCharset = .utf8) -> String {
-        guard let metres else { return "accuracy unknown" }
-        let sign = charset.plusMinus
-        if metres >= 1000 { return sign + fixed(metres / 1000, metres < 10_000 ? 1 : 0).replacing(".0", with: "") + " km" }
-        return sign + fixed(metres, 0) + " m"
+    /// "±1 km", "±25 m" ("+/-25 m" in ASCII), "accuracy unknown", in `locale`.
+    static func accuracy(_ metres: Double?, _ charset: TextCharset = .utf8, locale: UserLocale = .english) -> String {
+        charset.fold(locale.accuracy(metres))
     }
 
-    /// "Sun 22 Nov" for a local `YYYY-MM-DD`.
+    /// "Sun 22 Nov" for a local `YYYY-MM-DD`, a day of one digit padded ("Tue  1 Dec"), in English.
     static func dayLabel(_ date: String) -> String {
-        guard let local = LocalTime(iso8601: date) else { return date }
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(weekdays[local.weekday]) \(local.day < 10 ? " " : "")\(local.day) \(months[local.month - 1])"
+        UserLocale.english.dayLabel(date, padded: true)
     }
 
-    /// "14:05", or "2:05 PM" on a 12-hour clock, at the report's offset.
+    /// "14:05", or "2:05 PM" on a 12-hour clock, at the report's offset, in English.
     static func clock(_ date: Date?, utcOffset: Int, _ clock: ClockFormat = .twentyFourHour) -> String? {
-        date.map {
-            let local = LocalTime($0, utcOffset: utcOffset)
-            guard clock == .twelveHour else { return local.clockString }
-            let hour = local.hour % 12 == 0 ? 12 : local.hour % 12
-            return "\(hour):\(LocalTime.pad(local.minute, 2)) \(local.hour < 12 ? "AM" : "PM")"
-        }
+        UserLocale.english.clock(date, utcOffset: utcOffset, clock)
     }
 
     /// A short hour label for chart columns: "14", or "2p" on a 12-hour clock.
-    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: ClockFormat) -> String {
-        let hour = LocalTime(date, utcOffset: utcOffset).hour
-        guard clock == .twelveHour else { return LocalTime.pad(hour, 2) }
-        return "\(hour % 12 == 0 ? 12 : hour % 12)\(hour < 12 ? "a" : "p")"
+    static func hourLabel(_ date: Date, utcOffset: Int, _ clock: ClockFormat, locale: UserLocale = .english) -> String {
+        locale.conventions.hourLabel(LocalTime(date, utcOffset: utcOffset).hour, twelveHour: clock == .twelveHour)
     }
 
-    /// The age of data in a few characters: "now" (under a minute), "5 min", "3 h", "2 d".
+    /// The age of data in a few characters: "now" (under a minute), "5 min", "3 h", "2 d", in English.
     static func age(_ seconds: Double) -> String {
-        let whole = seconds.isFinite ? Int(min(max(0, seconds), 1e15).rounded(.down)) : 0
-        if whole < 60 { return "now" }
-        if whole < 7200 { return "\(whole / 60) min" }
-        if whole < 172_800 { return "\(whole / 3600) h" }
-        return "\(whole / 86_400) d"
+        UserLocale.english.age(seconds)
     }
 
     static let windArrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]

@@ -21,11 +21,14 @@ public struct HourlyChart: Sendable {
     public var report: WeatherReport
     public var clock: ClockFormat
     public var ascii: Bool
+    /// The language of the labels and notes, and its numbers and hours.
+    public var locale: UserLocale
 
-    public init(report: WeatherReport, clock: ClockFormat = .twentyFourHour, ascii: Bool = false) {
+    public init(report: WeatherReport, clock: ClockFormat = .twentyFourHour, ascii: Bool = false, locale: UserLocale = .english) {
         self.report = report
         self.clock = clock
         self.ascii = ascii
+        self.locale = locale
     }
 
     /// The characters the chart is drawn in: ASCII with `ascii`.
@@ -38,9 +41,12 @@ public struct HourlyChart: Sendable {
     /// The hour row, the temperature row and the precipitation row, in at most `columns`
     /// terminal columns; when the notes do not fit after the bars, rows of notes follow.
     public func lines(width columns: Int = TerminalWidth.maximum) -> [Row] {
-        let allLabels = report.hourly.map { Formatting.hourLabel($0.time, utcOffset: report.utcOffset, clock) }
-        let width = (allLabels.map(\.count).max() ?? 2) + 1
-        let fitting = max(1, (columns - Self.labelWidth) / width)
+        let allLabels = report.hourly.map { Formatting.hourLabel($0.time, utcOffset: report.utcOffset, clock, locale: locale) }
+        let width = (allLabels.map(TextWidth.columns).max() ?? 2) + 1
+        // The row labels take 9 columns, or more for a language's longer words.
+        let temperatureLabel = locale.text(.chartTemperature), precipitationLabel = locale.text(.chartPrecipitation)
+        let labelWidth = max(Self.labelWidth, TextWidth.columns(temperatureLabel) + 1, TextWidth.columns(precipitationLabel) + 1)
+        let fitting = max(1, (columns - labelWidth) / width)
         let hours = Array(report.hourly.prefix(fitting))
         let labels = Array(allLabels.prefix(fitting))
         let levels = ascii ? Self.asciiLevels : Self.blocks
@@ -54,8 +60,8 @@ public struct HourlyChart: Sendable {
             cell(value.map { high > low ? ($0 - low) / (high - low) : 0.5 }, width: width, levels: levels)
         }.joined()
         let symbol = charset.temperatureSymbol(report.units)
-        let temperatureNote = known.isEmpty ? "no temperatures"
-            : "\(Formatting.fixed(low, 1)) to \(Formatting.fixed(high, 1)) \(symbol)"
+        let temperatureNote = known.isEmpty ? locale.text(.chartNoTemperatures)
+            : locale.text(.temperatureRange, locale.number(low, 1), locale.number(high, 1), symbol)
 
         let chances = hours.map(\.precipitationProbability)
         let chanceBars = chances.map { value in
@@ -64,23 +70,22 @@ public struct HourlyChart: Sendable {
         let total = hours.compactMap(\.precipitation).reduce(0, +)
         let highestChance = chances.compactMap { $0 }.max()
         var notes: [String] = []
-        if let highestChance, highestChance > 0 { notes.append("up to \(Formatting.fixed(highestChance, 0))%") }
-        if total > 0 {
-            let decimals = report.units == .imperial ? 2 : 1
-            notes.append("\(Formatting.fixed(total, decimals)) \(report.units.precipitationSymbol) in all")
-        }
-        let precipitationNote = notes.isEmpty ? (highestChance == nil ? "chance not reported" : "none expected")
-            : notes.joined(separator: ", ")
-        let barsEnd = Self.labelWidth + hours.count * width
+        if let highestChance, highestChance > 0 { notes.append(locale.text(.upTo, locale.percent(highestChance))) }
+        if total > 0 { notes.append(locale.text(.chartInAll, locale.amount(total, report.units))) }
+        let precipitationNote = notes.isEmpty
+            ? locale.text(highestChance == nil ? .chartChanceNotReported : .chartNoneExpected)
+            : notes.joined(separator: locale.text(.listSeparator))
+        let barsEnd = labelWidth + hours.count * width
         let notesFit = barsEnd + 1 + max(TextWidth.columns(temperatureNote), TextWidth.columns(precipitationNote)) <= columns
         let rows = [
-            Row(label: TextWidth.pad("", Self.labelWidth), bars: header, note: ""),
-            Row(label: TextWidth.pad("Temp", Self.labelWidth), bars: temperatureBars, note: notesFit ? " " + temperatureNote : ""),
-            Row(label: TextWidth.pad("Precip", Self.labelWidth), bars: chanceBars, note: notesFit ? " " + precipitationNote : ""),
+            Row(label: TextWidth.pad("", labelWidth), bars: header, note: ""),
+            Row(label: TextWidth.pad(temperatureLabel, labelWidth), bars: temperatureBars, note: notesFit ? " " + temperatureNote : ""),
+            Row(label: TextWidth.pad(precipitationLabel, labelWidth), bars: chanceBars, note: notesFit ? " " + precipitationNote : ""),
         ]
         if notesFit { return rows }
-        let noteLines = TextWidth.flow(["Temp \(temperatureNote)", "Precip \(precipitationNote)"], separator: charset.separator,
-                                       width: columns, ellipsis: charset.ellipsis)
+        let noteLines = TextWidth.flow([locale.text(.chartNote, temperatureLabel, temperatureNote),
+                                        locale.text(.chartNote, precipitationLabel, precipitationNote)],
+                                       separator: charset.separator, width: columns, ellipsis: charset.ellipsis)
         return rows + noteLines.map { Row(label: "", bars: "", note: $0) }
     }
 

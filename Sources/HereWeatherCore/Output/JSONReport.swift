@@ -9,11 +9,15 @@ import HereWeatherPlaces
 /// location's offset; numbers are in the report's units. docs/here-weather.schema.json
 /// describes every key: change it with the writer (the schema tests fail otherwise).
 public enum JSONReport {
-    /// The object for `report`; its nowcast is read at `now`.
-    public static func render(location: Location, report: WeatherReport, now: Date) -> String {
+    /// The object for `report`; its nowcast is read at `now`. `language` is the catalogue's
+    /// code; codes, keys and numbers are the same in every language, the words of
+    /// `description` and the nearest place's `text` are in it.
+    public static func render(location: Location, report: WeatherReport, now: Date,
+                              locale: UserLocale = .english) -> String {
         JSONOutput.object([
-            ("location", locationObject(location, utcOffset: report.utcOffset)),
-            ("weather", weatherObject(report, now: now)),
+            ("language", .string(locale.code)),
+            ("location", locationObject(location, utcOffset: report.utcOffset, locale: locale)),
+            ("weather", weatherObject(report, now: now, locale: locale)),
         ]).serialized()
     }
 
@@ -26,7 +30,7 @@ public enum JSONReport {
         ]))]).serialized()
     }
 
-    static func locationObject(_ location: Location, utcOffset: Int) -> JSONOutput {
+    static func locationObject(_ location: Location, utcOffset: Int, locale: UserLocale = .english) -> JSONOutput {
         .object([
             ("latitude", .number(location.coordinate.latitude)),
             ("longitude", .number(location.coordinate.longitude)),
@@ -43,12 +47,12 @@ public enum JSONReport {
             ("simulated", .bool(location.simulated)),
             ("access_points", .number(location.accessPoints.map(Double.init))),
             ("remembered", .bool(location.memory != nil)),
-            ("nearest_place", location.nearbyPlace.map(nearbyPlaceObject) ?? .null),
+            ("nearest_place", location.nearbyPlace.map { nearbyPlaceObject($0, locale: locale) } ?? .null),
         ])
     }
 
     /// The nearest populated place (GeoNames, offline): distance and bearing from it to the fix.
-    static func nearbyPlaceObject(_ place: NearbyPlace) -> JSONOutput {
+    static func nearbyPlaceObject(_ place: NearbyPlace, locale: UserLocale = .english) -> JSONOutput {
         .object([
             ("name", .string(place.name)),
             ("region", .string(place.region)),
@@ -58,11 +62,11 @@ public enum JSONReport {
             ("distance_m", .number(place.distance.rounded())),
             ("bearing_deg", .number(Double(place.wholeDegreesBearing))),
             ("bearing", .string(place.compassPoint)),
-            ("text", .string(place.text)),
+            ("text", .string(locale.nearby(place))),
         ])
     }
 
-    static func weatherObject(_ report: WeatherReport, now: Date) -> JSONOutput {
+    static func weatherObject(_ report: WeatherReport, now: Date, locale: UserLocale = .english) -> JSONOutput {
         .object([
             ("provider", .string(report.provider.rawValue)),
             ("units", .string(report.units.rawValue)),
@@ -73,10 +77,10 @@ public enum JSONReport {
             ("place", .string(report.placeName)),
             ("country", .string(report.country)),
             ("utc_offset_s", .number(Double(report.utcOffset))),
-            ("current", currentObject(report.current, basis: report.currentBasis, offset: report.utcOffset)),
+            ("current", currentObject(report.current, basis: report.currentBasis, offset: report.utcOffset, locale: locale)),
             ("hourly_step_s", .number(Double(report.hourlyStep))),
-            ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset) })),
-            ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset) })),
+            ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset, locale: locale) })),
+            ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset, locale: locale) })),
             ("alerts", .array(report.alerts.map { alertObject($0, offset: report.utcOffset) })),
             ("nowcast", NowcastJSON.object(report, now: now)),
         ])
@@ -96,7 +100,8 @@ public enum JSONReport {
         ])
     }
 
-    static func currentObject(_ current: CurrentConditions, basis: CurrentBasis?, offset: Int) -> JSONOutput {
+    static func currentObject(_ current: CurrentConditions, basis: CurrentBasis?, offset: Int,
+                              locale: UserLocale = .english) -> JSONOutput {
         let precipitation = current.precipitation
         return .object([
             ("time", time(current.time, offset)),
@@ -117,7 +122,8 @@ public enum JSONReport {
             ("precipitation_period_h", .number(precipitation.map { Double($0.periodSeconds) / 3600 })),
             ("visibility_m", value(current.visibility)),
             ("condition", .string(current.condition.rawValue)),
-            ("description", .string(current.description)),
+            ("condition_group", .string(current.condition.group.rawValue)),
+            ("description", .string(locale.conditionWords(current.condition, current.description))),
             ("is_day", .bool(current.isDay)),
             ("sunrise", current.sunrise.map { time($0, offset) } ?? .null),
             ("sunset", current.sunset.map { time($0, offset) } ?? .null),
@@ -126,7 +132,7 @@ public enum JSONReport {
         ])
     }
 
-    static func hourObject(_ hour: HourlyForecast, offset: Int) -> JSONOutput {
+    static func hourObject(_ hour: HourlyForecast, offset: Int, locale: UserLocale = .english) -> JSONOutput {
         .object([
             ("time", time(hour.time, offset)),
             ("temperature", value(hour.temperature)),
@@ -136,12 +142,13 @@ public enum JSONReport {
             ("wind_speed", value(hour.windSpeed)),
             ("wind_direction_deg", value(hour.windDirection)),
             ("condition", .string(hour.condition.rawValue)),
-            ("description", .string(hour.description)),
+            ("condition_group", .string(hour.condition.group.rawValue)),
+            ("description", .string(locale.conditionWords(hour.condition, hour.description))),
             ("is_day", .bool(hour.isDay)),
         ])
     }
 
-    static func dayObject(_ day: DailyForecast, offset: Int) -> JSONOutput {
+    static func dayObject(_ day: DailyForecast, offset: Int, locale: UserLocale = .english) -> JSONOutput {
         .object([
             ("date", .string(day.date)),
             ("temperature_min", value(day.temperatureMin)),
@@ -150,7 +157,8 @@ public enum JSONReport {
             ("precipitation_probability", value(day.precipitationProbability)),
             ("wind_speed_max", value(day.windSpeedMax)),
             ("condition", .string(day.condition.rawValue)),
-            ("description", .string(day.description)),
+            ("condition_group", .string(day.condition.group.rawValue)),
+            ("description", .string(locale.conditionWords(day.condition, day.description))),
             ("sunrise", day.sunrise.map { time($0, offset) } ?? .null),
             ("sunset", day.sunset.map { time($0, offset) } ?? .null),
         ])

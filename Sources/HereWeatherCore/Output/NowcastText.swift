@@ -35,46 +35,59 @@ public struct NowcastText: Sendable {
     /// Rain starting within this many seconds is "soon" (waybar's `rain-soon` class).
     public static let soonSeconds = 1800.0
 
+    /// The run's language and customs.
+    var locale: UserLocale { output.locale }
+
     /// "Rain", "Snow", "Rain and snow", or "Precipitation" when the service does not say.
     var noun: String {
         switch outlook.kind {
-        case .rain: return "Rain"
-        case .snow: return "Snow"
-        case .mixed: return "Rain and snow"
-        case nil: return "Precipitation"
+        case .rain: return locale.text(.kindRain)
+        case .snow: return locale.text(.kindSnow)
+        case .mixed: return locale.text(.kindRainAndSnow)
+        case nil: return locale.text(.kindAny)
+        }
+    }
+
+    /// The same in the middle of a short text: "rain".
+    var lowerNoun: String {
+        switch outlook.kind {
+        case .rain: return locale.text(.kindRainLower)
+        case .snow: return locale.text(.kindSnowLower)
+        case .mixed: return locale.text(.kindRainAndSnowLower)
+        case nil: return locale.text(.kindAnyLower)
         }
     }
 
     public var sentence: String {
-        let horizon = "the next " + Self.span(outlook.horizonSeconds, hours: true)
-        if outlook.isDry { return "No rain or snow in \(horizon)" }
+        let horizon = self.horizon
+        if outlook.isDry { return locale.text(.nowcastDry, horizon) }
         var parts: [String] = []
         if let starts = outlook.startsAt {
-            parts.append("\(noun) from \(clock(starts)) (in \(Self.span(starts.timeIntervalSince(outlook.now))))")
+            parts.append(locale.text(.nowcastStarts, noun, clock(starts), span(starts.timeIntervalSince(outlook.now))))
             if let duration = outlook.duration {
-                parts.append("about \(Self.span(duration))")
+                parts.append(locale.text(.nowcastLasts, span(duration)))
             } else {
-                parts.append("lasting past \(clock(outlook.horizonEnd))")
+                parts.append(locale.text(.nowcastLastsPast, clock(outlook.horizonEnd)))
             }
         } else if let ends = outlook.endsAt {
-            parts.append("\(noun) stopping in \(Self.span(ends.timeIntervalSince(outlook.now))) (\(clock(ends)))")
+            parts.append(locale.text(.nowcastStops, noun, span(ends.timeIntervalSince(outlook.now)), clock(ends)))
         } else {
-            parts.append("\(noun) for \(horizon)")
+            parts.append(locale.text(.nowcastThroughout, noun, horizon))
         }
-        if let peak = outlook.peak { parts.append("up to \(rate(peak))") }
-        return parts.joined(separator: ", ")
+        if let peak = outlook.peak { parts.append(locale.text(.upTo, rate(peak))) }
+        return parts.joined(separator: locale.text(.listSeparator))
     }
 
     /// The `%R` text; "" when precipitation neither starts nor stops within the horizon.
     public var short: String {
         if let starts = outlook.startsAt {
-            let when = "in " + Self.span(starts.timeIntervalSince(outlook.now))
-            guard output.icons != .ascii else { return noun.lowercased() + " " + when }
+            let when = span(starts.timeIntervalSince(outlook.now))
+            guard output.icons != .ascii else { return locale.text(.nowcastIn, lowerNoun, when) }
             let condition: Condition = outlook.kind == .snow ? .snow : outlook.kind == .mixed ? .sleet : .rain
-            return condition.glyph(output.icons, isDay: nil) + " " + when
+            return locale.text(.nowcastIn, condition.glyph(output.icons, isDay: nil), when)
         }
         if outlook.wetNow, let ends = outlook.endsAt {
-            return noun.lowercased() + " stops in " + Self.span(ends.timeIntervalSince(outlook.now))
+            return locale.text(.nowcastStopsIn, lowerNoun, span(ends.timeIntervalSince(outlook.now)))
         }
         return ""
     }
@@ -91,7 +104,7 @@ public struct NowcastText: Sendable {
     public func bars(width: Int) -> String {
         let left = clock(outlook.now) + " "
         let right = " " + clock(outlook.horizonEnd)
-        let source = "  " + outlook.source.displayName
+        let source = "  " + sourceName
         let frame = TextWidth.columns(left) + TextWidth.columns(right)
         let count = outlook.steps.count
         let withSource = width - frame - TextWidth.columns(source)
@@ -107,25 +120,46 @@ public struct NowcastText: Sendable {
         return room == withSource ? line + source : line
     }
 
+    /// The nowcast's source: a service's name, "MET Norway radar".
+    var sourceName: String {
+        outlook.source == .metNorway ? locale.text(.nowcastRadar, WeatherProviderKind.metNorway.displayName)
+            : outlook.source.displayName
+    }
+
     func clock(_ date: Date) -> String {
-        Formatting.clock(date, utcOffset: utcOffset, output.clock) ?? ""
+        locale.clock(date, utcOffset: utcOffset, output.clock) ?? ""
     }
 
     /// "1.4 mm/h", "0.06 in/h".
     func rate(_ millimetresPerHour: Double) -> String {
         let value = units.precipitation(fromMillimetres: millimetresPerHour)
-        return Formatting.fixed(value, units == .imperial ? 2 : 1) + " " + units.precipitationSymbol + "/h"
+        let unit = locale.text(.unitPerHour, locale.text(units == .imperial ? .unitInches : .unitMillimetres))
+        return locale.number(value, units == .imperial ? 2 : 1) + " " + unit
     }
 
-    /// "30 min", "1 h 25 min", "2 h"; with `hours`, whole hours as "2 hours" / "hour". Spans
-    /// round to the minute, at least 1; horizons (`hours`) round down.
-    static func span(_ seconds: Double, hours: Bool = false) -> String {
-        let exact = seconds.isFinite ? max(0, min(seconds, 1e9)) / 60 : 0
-        let minutes = hours ? Int(exact.rounded(.down)) : max(1, Int(exact.rounded()))
-        if minutes < 60 { return "\(minutes) min" }
+    /// A span: "30 min", "1 h 25 min", "2 h" (`NowcastText.minutes`).
+    func span(_ seconds: Double) -> String {
+        let minutes = Self.minutes(seconds)
+        if minutes < 60 { return locale.text(.unitMinutes, count: minutes) }
         let (whole, rest) = (minutes / 60, minutes % 60)
-        if rest == 0 { return hours ? (whole == 1 ? "hour" : "\(whole) hours") : "\(whole) h" }
-        return "\(whole) h \(rest) min"
+        let hours = locale.text(.unitHours, count: whole)
+        return rest == 0 ? hours : locale.text(.spanHoursMinutes, hours, locale.text(.unitMinutes, count: rest))
+    }
+
+    /// The span the data covers: "the next 2 hours", "the next hour", "the next 45 min".
+    var horizon: String {
+        let minutes = Self.minutes(outlook.horizonSeconds, roundingDown: true)
+        if minutes < 60 { return locale.text(.horizonMinutes, count: minutes) }
+        let (whole, rest) = (minutes / 60, minutes % 60)
+        if rest == 0 { return locale.text(.horizonHours, count: whole) }
+        return locale.text(.horizonSpan, locale.text(.spanHoursMinutes, locale.text(.unitHours, count: whole),
+                                                     locale.text(.unitMinutes, count: rest)))
+    }
+
+    /// Whole minutes of a span: rounded, at least 1; a horizon (`roundingDown`) rounds down.
+    static func minutes(_ seconds: Double, roundingDown: Bool = false) -> Int {
+        let exact = seconds.isFinite ? max(0, min(seconds, 1e9)) / 60 : 0
+        return roundingDown ? Int(exact.rounded(.down)) : max(1, Int(exact.rounded()))
     }
 }
 

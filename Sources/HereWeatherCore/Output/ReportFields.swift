@@ -33,12 +33,15 @@ public struct ReportFields: Sendable {
         if let name = report.placeName {
             return charset.fold(report.country.map { "\(name), \($0)" } ?? name)
         }
-        if let nearby = location.nearbyPlace { return charset.fold(nearby.text) }
-        return Formatting.coordinate(location.coordinate, charset)
+        if let nearby = location.nearbyPlace { return charset.fold(locale.nearby(nearby)) }
+        return Formatting.coordinate(location.coordinate, charset, locale: locale)
     }
 
     /// The characters the fields are in (`TextCharset`, from `output`).
     public var charset: TextCharset { output.charset }
+
+    /// The language and customs the fields are written in.
+    public var locale: UserLocale { output.locale }
 
     /// The condition's glyph in the configured set, day or night.
     public var glyph: String { report.current.condition.glyph(output.icons, isDay: report.current.isDay) }
@@ -46,10 +49,10 @@ public struct ReportFields: Sendable {
     /// wttr.in's plain-text symbol ("o", "m", "/"), whatever the glyph set.
     public var plainSymbol: String { report.current.condition.glyph(.ascii, isDay: report.current.isDay) }
 
-    /// The provider's words for the condition ("Mainly clear"), else the vocabulary's.
+    /// The words for the condition: the provider's in English ("Mainly clear"), the
+    /// catalogue's in other languages (`UserLocale.conditionWords`).
     public var conditionWords: String {
-        report.current.description.isEmpty ? report.current.condition.words.capitalizedFirst
-            : charset.fold(report.current.description)
+        charset.fold(locale.conditionWords(report.current.condition, report.current.description))
     }
 
     public var temperature: String { compactTemperature(report.current.temperature) }
@@ -58,42 +61,42 @@ public struct ReportFields: Sendable {
     /// "↙4.9m/s": the arrow the wind blows along, then the speed ("NNE 4.9m/s" with ASCII icons).
     public var wind: String {
         guard let speed = report.current.windSpeed else { return Self.missing }
-        let text = Formatting.fixed(speed, 1) + report.units.speedSymbol
+        let text = locale.speed(speed, report.units, compact: true)
         let direction = report.current.windDirection
         if charset == .ascii {
-            return Formatting.compass(direction).map { "\($0) \(text)" } ?? text
+            return locale.compass(direction).map { "\($0) \(text)" } ?? text
         }
         return (Formatting.windArrow(direction) ?? "") + text
     }
 
     public var humidity: String {
-        report.current.humidity.map { Formatting.fixed($0, 0) + "%" } ?? Self.missing
+        report.current.humidity.map(locale.percent) ?? Self.missing
     }
 
     /// The amount the provider reports for its latest period ("0.0mm", "0.02in").
     public var precipitation: String {
         guard let total = report.current.precipitation?.total else { return Self.missing }
-        return Formatting.fixed(total, report.units == .imperial ? 2 : 1) + report.units.precipitationSymbol
+        return locale.amount(total, report.units, compact: true)
     }
 
     public var pressure: String {
-        report.current.pressure.map { Formatting.fixed($0, 0) + "hPa" } ?? Self.missing
+        report.current.pressure.map { locale.measure(locale.number($0, 0), .unitHectopascals, compact: true) } ?? Self.missing
     }
 
     public var sunrise: String { clock(report.current.sunrise) ?? Self.missing }
     public var sunset: String { clock(report.current.sunset) ?? Self.missing }
 
     /// Where the location came from: `Provenance.text`.
-    public var provenance: String { Provenance.text(location, now: now, charset: charset) }
+    public var provenance: String { Provenance.text(location, now: now, charset: charset, locale: locale) }
 
     /// How old the weather data is: "now", "5 min", "3 h".
-    public var age: String { Formatting.age(report.freshness.ageSeconds) }
+    public var age: String { locale.age(report.freshness.ageSeconds) }
 
     /// "(offline 3 h)" for a stale report (an old one, shown because the service could not be
     /// reached); "" for any other.
     public var staleMarker: String {
         guard report.freshness.stale else { return "" }
-        return age == "now" ? "(offline)" : "(offline \(age))"
+        return report.freshness.ageSeconds >= 60 ? locale.text(.fieldsOfflineFor, age) : locale.text(.fieldsOffline)
     }
 
     /// The warning for a report shown in place of a failed refresh: "not refreshed, showing
@@ -105,14 +108,14 @@ public struct ReportFields: Sendable {
     }
 
     /// The weather alerts in a few words ("Small Craft Advisory +1"); "" when there are none.
-    public var alerts: String { charset.fold(AlertText.short(report.alerts)) }
+    public var alerts: String { charset.fold(AlertText.short(report.alerts, locale: locale)) }
 
     /// A time at the report's offset on the configured clock.
     public func clock(_ date: Date?) -> String? {
-        Formatting.clock(date, utcOffset: report.utcOffset, output.clock)
+        locale.clock(date, utcOffset: report.utcOffset, output.clock)
     }
 
     func compactTemperature(_ value: Double?) -> String {
-        value.map { Formatting.fixed($0, 1) + charset.temperatureSymbol(report.units) } ?? Self.missing
+        value.map { locale.number($0, 1) + charset.temperatureSymbol(report.units) } ?? Self.missing
     }
 }

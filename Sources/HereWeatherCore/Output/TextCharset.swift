@@ -61,7 +61,7 @@ public enum TextCharset: Sendable, Equatable {
     /// `%w` writes it ("↙4.9m/s" is "NE 4.9m/s"); the thermometer and wind face of wttr.in's
     /// presets are left out. Keys are single scalars: a variation selector is dropped first.
     static let symbols: [Unicode.Scalar: String] = [
-        "°": "", "·": "-", "≈": "~", "±": "+/-", "…": "...", "–": "-", "—": "-", "‘": "'", "’": "'",
+        "°": "", "·": "-", "≈": "~", "±": "+/-", "…": "...", "–": "-", "—": "-", "\u{2212}": "-", "‘": "'", "’": "'",
         "“": "\"", "”": "\"", "→": "->", "←": "<-", "×": "x", "≤": "<=", "≥": ">=",
         "µ": "u", "\u{A0}": " ", "\u{2009}": " ", "\u{202F}": " ",
         "↓": "N ", "↙": "NE ", "↖": "SE ", "↑": "S ", "↗": "SW ", "↘": "NW ",

@@ -6,16 +6,15 @@ extension TextReport {
         let name = report.provider.displayName
         switch report.currentBasis {
         case .observation(let station)?:
-            return "\(name), observed at \(station) \(observed) local time"
+            return locale.text(.reportSourceObserved, name, station, observed)
         case .forecast? where report.currentForecastEnded(at: report.tableTime):
             // Nothing newer in the forecast (a stale report): its date, never passed off as now.
-            let day = Formatting.dayLabel(LocalTime(report.current.time, utcOffset: report.utcOffset).dateString)
-                .replacing("  ", with: " ")
-            return "\(name) forecast for \(day) \(observed) local time (its last hour; no recent station observation)"
+            let day = locale.dayLabel(LocalTime(report.current.time, utcOffset: report.utcOffset).dateString)
+            return locale.text(.reportSourceForecastEnded, name, day, observed)
         case .forecast?:
-            return "\(name) forecast for \(observed) local time (no recent station observation)"
+            return locale.text(.reportSourceForecast, name, observed)
         case nil:
-            return "\(name), \(observed) local time"
+            return locale.text(.reportSource, name, observed)
         }
     }
 

@@ -30,13 +30,16 @@ public struct TextReport: Sendable {
     /// The characters the report is drawn in (`TextCharset`, from `output`).
     var charset: TextCharset { output.charset }
 
+    /// The language and customs the report is written in.
+    var locale: UserLocale { output.locale }
+
     /// The report lines (no trailing newline), each at most `style.width` columns. On a
     /// terminal (`style.chart`) the hourly table comes with a chart of temperature and
     /// precipitation above it. Every character is in `charset`.
     public func render(hourly: Bool = false, daily: Bool = false) -> String {
         var lines = summary()
         if hourly && style.chart && !report.hourly.isEmpty {
-            let chart = HourlyChart(report: report, clock: output.clock, ascii: charset == .ascii)
+            let chart = HourlyChart(report: report, clock: output.clock, ascii: charset == .ascii, locale: locale)
             lines += [""] + chart.lines(width: style.width).map { (style.dim($0.label) + $0.bars + style.dim($0.note)).trimmingSuffixSpaces }
         }
         if hourly { lines += [""] + hourlyTable() }
@@ -47,61 +50,64 @@ public struct TextReport: Sendable {
 
     func summary() -> [String] {
         let current = report.current
-        let units = report.units
         let width = style.width
         // A named fixed location is already the place shown: say only how it was had.
         let origin = location.source == .fixed && location.name != nil
-            ? "fixed location, " + Formatting.accuracy(location.horizontalAccuracy, charset)
-            : Provenance.text(location, now: now, charset: charset)
-        var lines = headline(origin: "(\(origin))")
+            ? charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
+            : Provenance.text(location, now: now, charset: charset, locale: locale)
+        var lines = headline(origin: locale.text(.parentheses, origin))
         if report.freshness.stale {
-            lines.append(TextWidth.cut("offline: from \(LocationReport.ageText(report.freshness.ageSeconds)) ago", width,
+            lines.append(TextWidth.cut(locale.text(.reportOffline, locale.elapsed(report.freshness.ageSeconds)), width,
                                        ellipsis: charset.ellipsis))
         }
 
-        var sky = charset.fold(current.description.isEmpty ? current.condition.rawValue : current.description)
+        var sky = charset.fold(locale.conditionWords(current.condition, current.description))
         if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
-        var temperature = temperatureText(current.temperature) ?? "temperature unknown"
+        var temperature = temperatureText(current.temperature) ?? locale.text(.reportTemperatureUnknown)
         temperature = style.temperature(temperature, celsius: celsius(current.temperature))
-        lines += TextWidth.flow([sky, temperature, temperatureText(current.feelsLike).map { "feels like \($0)" } ?? ""],
-                                separator: ", ", width: width, ellipsis: charset.ellipsis)
+        lines += TextWidth.flow([sky, temperature, temperatureText(current.feelsLike).map { locale.text(.reportFeelsLike, $0) } ?? ""],
+                                separator: locale.text(.listSeparator), width: width, ellipsis: charset.ellipsis)
 
         var details: [String] = []
         if let wind = windText(speed: current.windSpeed, direction: current.windDirection) {
-            var text = "Wind " + wind
-            if let gust = current.windGust { text += ", gusts " + Formatting.fixed(gust, 1) + " " + units.speedSymbol }
-            details.append(text)
+            details.append(current.windGust.map { locale.text(.reportWindGusts, wind, locale.speed($0, report.units)) }
+                           ?? locale.text(.reportWind, wind))
         }
-        if let humidity = current.humidity { details.append("Humidity \(Formatting.fixed(humidity, 0))%") }
-        if let pressure = current.pressure { details.append("Pressure \(Formatting.fixed(pressure, 0)) hPa") }
+        if let humidity = current.humidity { details.append(locale.text(.reportHumidity, locale.percent(humidity))) }
+        if let pressure = current.pressure {
+            details.append(locale.text(.reportPressure, locale.measure(locale.number(pressure, 0), .unitHectopascals)))
+        }
         lines += TextWidth.flow(details, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
 
         var more: [String] = [precipitationText(current.precipitation)]
         if let low = temperatureText(current.temperatureMin), let high = temperatureText(current.temperatureMax) {
-            more.append("Today \(low) to \(high)")
+            more.append(locale.text(.reportToday, low, high))
         }
-        // Sunrise and sunset stay together on one line.
-        more.append([clock(current.sunrise).map { "Sunrise \($0)" }, clock(current.sunset).map { "Sunset \($0)" }]
-            .compactMap { $0 }.joined(separator: charset.separator))
+        // Sunrise and sunset stay together on one line, where the two fit on one.
+        let sun = [clock(current.sunrise).map { locale.text(.reportSunrise, $0) },
+                   clock(current.sunset).map { locale.text(.reportSunset, $0) }].compactMap { $0 }
+        let together = sun.joined(separator: charset.separator)
+        more += TextWidth.columns(together) <= width ? [together] : sun
         lines += TextWidth.flow(more, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
         if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
             lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
         }
         let alerts = AlertText.listed(report.alerts)
-        let label = style.glyphs ? AlertText.mark(output.icons) + "  Alert: " : "Alert: "
+        let alertLabel = locale.text(.alertLabel)
+        let label = style.glyphs ? AlertText.mark(output.icons) + "  " + alertLabel : alertLabel
         for alert in alerts.shown {
-            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock)))
+            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
             lines += alertDetail(alert)
         }
         if alerts.more > 0 {
-            lines += hanging(String(repeating: " ", count: TextWidth.columns(label)), AlertText.Words.more(alerts.more))
+            lines += hanging(String(repeating: " ", count: TextWidth.columns(label)), AlertText.more(alerts.more, locale: locale))
         }
         let observed = clock(current.time) ?? ""
         var source = sourceText(observed: observed)
         // A stale report's age is on its "offline: from ... ago" line already: once, in one form.
         if report.freshness.cached && !report.freshness.stale {
-            let age = Formatting.age(report.freshness.ageSeconds)
-            source += age == "now" ? ", cached just now" : ", cached \(age) ago"
+            source = report.freshness.ageSeconds >= 60 ? locale.text(.reportCached, source, locale.age(report.freshness.ageSeconds))
+                : locale.text(.reportCachedNow, source)
         }
         lines += TextWidth.wrap(source, width, ellipsis: charset.ellipsis).map(style.dim)
         if let replay = replayNote { lines += TextWidth.wrap(replay, width, ellipsis: charset.ellipsis).map(style.dim) }
@@ -131,26 +137,30 @@ public struct TextReport: Sendable {
     /// "Replayed: NMEA log and recorded Open-Meteo response" when any part of the report
     /// was played back (`--replay`, `--weather-replay`) rather than live.
     var replayNote: String? {
-        var parts: [String] = []
-        if location.source == .nmea && !location.isLiveNMEA { parts.append("NMEA log") }
-        if report.freshness.replayed { parts.append("recorded \(report.provider.displayName) response") }
-        return parts.isEmpty ? nil : "Replayed: " + parts.joined(separator: " and ")
+        let name = report.provider.displayName
+        switch (location.source == .nmea && !location.isLiveNMEA, report.freshness.replayed) {
+        case (true, true): return locale.text(.reportReplayedBoth, name)
+        case (true, false): return locale.text(.reportReplayedNmea)
+        case (false, true): return locale.text(.reportReplayedWeather, name)
+        case (false, false): return nil
+        }
     }
 
     func hourlyTable() -> [String] {
         let stepHours = max(1, report.hourlyStep / 3600)
-        let title = stepHours == 1 ? "Next \(report.hourly.count) hours" : "Next \(report.hourly.count * stepHours) hours (\(stepHours)-hour steps)"
+        let title = stepHours == 1 ? locale.text(.tableNextHours, count: report.hourly.count)
+            : locale.text(.tableNextHoursSteps, count: report.hourly.count * stepHours, String(stepHours))
         let hours = report.hourly
         let table = TextTable(columns: [
-            .init("Time", hours.map { clock($0.time) ?? "" }),
-            .init("Temp", hours.map { temperatureText($0.temperature) ?? "-" }),
-            .init("Feels", hours.map { temperatureText($0.feelsLike) ?? "-" }, dropOrder: 3),
-            .init("Precip", hours.map { amountText($0.precipitation) }, dropOrder: 1),
-            .init("Chance", hours.map { $0.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-" }, dropOrder: 2),
-            .init("Wind", hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection) ?? "-" },
+            .init(locale.text(.columnTime), hours.map { clock($0.time) ?? "" }),
+            .init(locale.text(.columnTemperature), hours.map { temperatureText($0.temperature) ?? "-" }),
+            .init(locale.text(.columnFeelsLike), hours.map { temperatureText($0.feelsLike) ?? "-" }, dropOrder: 3),
+            .init(locale.text(.columnPrecipitation), hours.map { amountText($0.precipitation) }, dropOrder: 1),
+            .init(locale.text(.columnChance), hours.map { $0.precipitationProbability.map(locale.percent) ?? "-" }, dropOrder: 2),
+            .init(locale.text(.columnWind), hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection) ?? "-" },
                   short: hours.map { windText(speed: $0.windSpeed, direction: $0.windDirection, short: true) ?? "-" },
                   dropOrder: 0),
-            .init("Sky", hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) },
+            .init(locale.text(.columnSky), hours.map { skyText($0.condition, $0.description, isDay: $0.isDay) },
                   short: style.glyphs ? hours.map { $0.condition.glyph(output.icons, isDay: $0.isDay) } : nil, dropOrder: 4),
         ], ellipsis: charset.ellipsis)
         return [style.bold(TextWidth.cut(title, style.width, ellipsis: charset.ellipsis))]
@@ -160,17 +170,19 @@ public struct TextReport: Sendable {
     func dailyTable() -> [String] {
         let days = report.daily
         let table = TextTable(columns: [
-            .init("Day", days.map { Formatting.dayLabel($0.date) }),
-            .init("Low", days.map { temperatureText($0.temperatureMin) ?? "-" }),
-            .init("High", days.map { temperatureText($0.temperatureMax) ?? "-" }),
-            .init("Precip", days.map { amountText($0.precipitation) }, dropOrder: 2),
-            .init("Chance", days.map { $0.precipitationProbability.map { Formatting.fixed($0, 0) + "%" } ?? "-" }, dropOrder: 3),
-            .init("Wind", days.map { $0.windSpeedMax.map { Formatting.fixed($0, 1) + " " + report.units.speedSymbol } ?? "-" },
+            .init(locale.text(.columnDay), days.map { locale.dayLabel($0.date, padded: true) }),
+            .init(locale.text(.columnLow), days.map { temperatureText($0.temperatureMin) ?? "-" }),
+            .init(locale.text(.columnHigh), days.map { temperatureText($0.temperatureMax) ?? "-" }),
+            .init(locale.text(.columnPrecipitation), days.map { amountText($0.precipitation) }, dropOrder: 2),
+            .init(locale.text(.columnChance), days.map { $0.precipitationProbability.map(locale.percent) ?? "-" }, dropOrder: 3),
+            .init(locale.text(.columnWind), days.map { $0.windSpeedMax.map { locale.speed($0, report.units) } ?? "-" },
                   dropOrder: 1),
-            .init("Sky", days.map { skyText($0.condition, $0.description, isDay: true) },
+            .init(locale.text(.columnSky), days.map { skyText($0.condition, $0.description, isDay: true) },
                   short: style.glyphs ? days.map { $0.condition.glyph(output.icons, isDay: true) } : nil, dropOrder: 4),
         ], ellipsis: charset.ellipsis)
-        return [style.bold("Next \(report.daily.count) days")] + styledHeader(table.lines(width: style.width))
+        return [style.bold(TextWidth.cut(locale.text(.tableNextDays, count: report.daily.count), style.width,
+                                         ellipsis: charset.ellipsis))]
+            + styledHeader(table.lines(width: style.width))
     }
 
     /// The table's lines with its header dimmed.
@@ -179,44 +191,45 @@ public struct TextReport: Sendable {
     }
 
     func temperatureText(_ value: Double?) -> String? {
-        value.map { Formatting.fixed($0, 1) + " " + charset.temperatureSymbol(report.units) }
+        value.map { locale.number($0, 1) + " " + charset.temperatureSymbol(report.units) }
     }
 
     func windText(speed: Double?, direction: Double?, short: Bool = false) -> String? {
-        Self.windWords(speed: speed, direction: direction, units: report.units, short: short)
+        Self.windWords(speed: speed, direction: direction, units: report.units, short: short, locale: locale)
     }
 
     /// "4.9 m/s from NNE"; `short`, "4.9 m/s NNE" (for a narrow table column).
-    static func windWords(speed: Double?, direction: Double?, units: Units, short: Bool = false) -> String? {
+    static func windWords(speed: Double?, direction: Double?, units: Units, short: Bool = false,
+                          locale: UserLocale = .english) -> String? {
         guard let speed else { return nil }
-        let text = Formatting.fixed(speed, 1) + " " + units.speedSymbol
-        return Formatting.compass(direction).map { "\(text) \(short ? "" : "from ")\($0)" } ?? text
+        let text = locale.speed(speed, units)
+        return locale.compass(direction).map { locale.text(short ? .windFromShort : .windFrom, text, $0) } ?? text
     }
 
     /// A time at the report's offset on the configured clock.
     func clock(_ date: Date?) -> String? {
-        Formatting.clock(date, utcOffset: report.utcOffset, output.clock)
+        locale.clock(date, utcOffset: report.utcOffset, output.clock)
     }
 
     func amountText(_ value: Double?) -> String {
         guard let value else { return "-" }
-        return Formatting.fixed(value, report.units == .imperial ? 2 : 1) + " " + report.units.precipitationSymbol
+        return locale.amount(value, report.units)
     }
 
     func precipitationText(_ precipitation: Precipitation?) -> String {
-        guard let precipitation else { return "Precipitation not reported" }
-        guard precipitation.total > 0 else { return "No precipitation" }
-        let hours = Double(precipitation.periodSeconds) / 3600
-        let period = hours == 1 ? "last hour" : hours < 1 ? "last \(precipitation.periodSeconds / 60) min" : "last \(Formatting.fixed(hours, 0)) h"
-        var kinds: [String] = []
-        if let rain = precipitation.rain, rain > 0 { kinds.append("rain") }
-        if let snow = precipitation.snow, snow > 0 { kinds.append("snow") }
-        let what = kinds.isEmpty ? "Precipitation" : kinds.joined(separator: " and ").capitalizedFirst
-        return "\(what) \(amountText(precipitation.total)) (\(period))"
+        guard let precipitation else { return locale.text(.reportPrecipitationNotReported) }
+        guard precipitation.total > 0 else { return locale.text(.reportNoPrecipitation) }
+        let seconds = precipitation.periodSeconds
+        let period = seconds == 3600 ? locale.text(.periodLastHour)
+            : seconds < 3600 ? locale.text(.periodLastMinutes, count: seconds / 60)
+            : locale.text(.periodLastHours, count: Int((Double(seconds) / 3600).rounded()))
+        let rain = (precipitation.rain ?? 0) > 0, snow = (precipitation.snow ?? 0) > 0
+        let what = locale.text(rain && snow ? .kindRainAndSnow : rain ? .kindRain : snow ? .kindSnow : .kindAny)
+        return locale.text(.reportPrecipitation, what, amountText(precipitation.total), period)
     }
 
     func skyText(_ condition: Condition, _ description: String, isDay: Bool?) -> String {
-        let words = charset.fold(description.isEmpty ? condition.rawValue : description)
+        let words = charset.fold(locale.conditionWords(condition, description))
         return style.glyphs ? condition.glyph(output.icons, isDay: isDay) + " " + words : words
     }
 

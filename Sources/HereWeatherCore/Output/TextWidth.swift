@@ -83,7 +83,8 @@ public enum TextWidth {
 
     /// `items` joined by `separator` on as few lines as fit in `width` columns: an item that
     /// would pass the edge starts the next line (without the separator). An item wider than
-    /// a whole line is cut (`ellipsis`). Empty items are left out.
+    /// a whole line is wrapped at its spaces (longer words in other languages than English must
+    /// not be cut); only a word wider than a line is cut (`ellipsis`). Empty items are left out.
     public static func flow(_ items: [String], separator: String, width: Int, ellipsis: String = "…") -> [String] {
         var lines: [String] = []
         var line = ""
@@ -93,7 +94,13 @@ public enum TextWidth {
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            line = cut(item, width, ellipsis: ellipsis)
+            guard columns(item) > width, item.contains(" ") else {
+                line = cut(item, width, ellipsis: ellipsis)
+                continue
+            }
+            let wrapped = wrap(item, width, ellipsis: ellipsis)
+            lines += wrapped.dropLast()
+            line = wrapped.last ?? ""
         }
         if !line.isEmpty { lines.append(line) }
         return lines

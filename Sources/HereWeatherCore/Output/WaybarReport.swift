@@ -1,7 +1,7 @@
 /// `--waybar`: one JSON line for waybar's custom module with `"return-type": "json"`.
 ///
 /// `{"text","tooltip","class","alt"}`: `text` is a short format, `tooltip` a few lines of
-/// detail, `class` the condition's vocabulary name (plus `stale` for an old cached report,
+/// detail (both in the run's language), `class` the condition's group (`ConditionGroup`) (plus `stale` for an old cached report,
 /// `alert` while the service reports weather alerts, `rain-soon` while the nowcast has
 /// precipitation starting within 30 minutes) for
 /// CSS, `alt` the condition for `format-icons`. Waybar reads `text` and `tooltip` as Pango
@@ -14,12 +14,12 @@ public enum WaybarReport {
     /// The line for a report; `text` is `format` filled in.
     public static func render(_ fields: ReportFields, format: FormatString) -> String {
         let current = fields.report.current
-        var classes = [current.condition.rawValue]
+        var classes = [current.condition.group.rawValue]
         if fields.report.freshness.stale { classes.append("stale") }
         if !fields.report.alerts.isEmpty { classes.append("alert") }
         if fields.nowcastText?.startsSoon == true { classes.append("rain-soon") }
         return line(text: format.render(fields), tooltip: tooltip(fields), classes: classes,
-                    alt: current.condition.rawValue)
+                    alt: current.condition.group.rawValue)
     }
 
     /// The line for a failure, so the bar shows what is wrong instead of nothing: `text` is
@@ -35,37 +35,41 @@ public enum WaybarReport {
     /// The tooltip: place, condition, temperatures, wind, humidity, sun, source, age.
     static func tooltip(_ fields: ReportFields) -> String {
         let current = fields.report.current
+        let locale = fields.locale
         var lines = [fields.place, "\(fields.glyph) \(fields.conditionWords)"]
         let alerts = AlertText.listed(fields.report.alerts)
         for alert in alerts.shown {
             lines.append(AlertText.mark(fields.output.icons) + " "
-                         + fields.charset.fold(AlertText.line(alert, utcOffset: fields.report.utcOffset, clock: fields.output.clock)))
+                         + fields.charset.fold(AlertText.line(alert, utcOffset: fields.report.utcOffset,
+                                                               clock: fields.output.clock, locale: locale)))
         }
-        if alerts.more > 0 { lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.Words.more(alerts.more)) }
-        var temperature = "Temperature \(fields.temperature)"
-        if current.feelsLike != nil { temperature += ", feels like \(fields.feelsLike)" }
-        lines.append(temperature)
-        if let wind = TextReport.windWords(speed: current.windSpeed, direction: current.windDirection, units: fields.report.units) {
-            lines.append("Wind " + wind)
+        if alerts.more > 0 { lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.more(alerts.more, locale: locale)) }
+        lines.append(current.feelsLike != nil ? locale.text(.tooltipTemperatureFeelsLike, fields.temperature, fields.feelsLike)
+                     : locale.text(.tooltipTemperature, fields.temperature))
+        if let wind = TextReport.windWords(speed: current.windSpeed, direction: current.windDirection,
+                                           units: fields.report.units, locale: locale) {
+            lines.append(locale.text(.reportWind, wind))
         }
-        if current.humidity != nil { lines.append("Humidity \(fields.humidity)") }
+        if current.humidity != nil { lines.append(locale.text(.reportHumidity, fields.humidity)) }
         if current.sunrise != nil || current.sunset != nil {
-            lines.append("Sunrise \(fields.sunrise)\(fields.charset.separator)Sunset \(fields.sunset)")
+            lines.append(locale.text(.reportSunrise, fields.sunrise) + fields.charset.separator
+                         + locale.text(.reportSunset, fields.sunset))
         }
         if let nowcast = fields.nowcastText {
             lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth)]
         }
-        lines.append("Location: \(fields.provenance)")
-        var age = "\(fields.report.provider.displayName), "
-        if fields.report.freshness.replayed {
-            age += "replayed from a recording"
-        } else if fields.report.freshness.stale {
+        lines.append(locale.text(.tooltipLocation, fields.provenance))
+        let name = fields.report.provider.displayName
+        let freshness = fields.report.freshness
+        if freshness.replayed {
+            lines.append(locale.text(.tooltipReplayed, name))
+        } else if freshness.stale {
             // As the text report's "offline: from ... ago" line says it.
-            age += "from \(LocationReport.ageText(fields.report.freshness.ageSeconds)) ago (stale: the service could not be reached)"
+            lines.append(locale.text(.tooltipStale, name, locale.elapsed(freshness.ageSeconds)))
         } else {
-            age += fields.age == "now" ? "updated now" : "\(fields.age) old"
+            lines.append(freshness.ageSeconds >= 60 ? locale.text(.tooltipAge, name, fields.age)
+                         : locale.text(.tooltipUpdatedNow, name))
         }
-        lines.append(age)
         return fields.charset.fold(lines.joined(separator: "\n"))
     }
 

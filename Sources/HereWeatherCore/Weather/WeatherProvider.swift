@@ -23,6 +23,16 @@ public enum WeatherProviderKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the service writes words of its own in the language asked (`WeatherQuery.language`):
+    /// its answers in one language are not another's (`WeatherCacheKey`).
+    public var writesInLanguage: Bool { self == .openWeatherMap || self == .pirateWeather }
+
+    /// The provider whose `displayName` is `name`: the `service` a `WeatherError` names.
+    public init?(displayName name: String) {
+        guard let kind = Self.allCases.first(where: { $0.displayName == name }) else { return nil }
+        self = kind
+    }
+
     /// Every name, for help and error texts: `open-meteo, openweathermap, metno, pirateweather or nws`.
     public static var choices: String {
         let names = allCases.map(\.rawValue)
@@ -35,11 +45,15 @@ public struct WeatherQuery: Sendable {
     public var coordinate: Coordinate
     public var units: Units
     public var deadline: ContinuousClock.Instant
+    /// The run's language (a catalogue's code, `UserLocale.code`): services that write words
+    /// of their own (OpenWeatherMap, Pirate Weather) are asked for them in it.
+    public var language: String
 
-    public init(coordinate: Coordinate, units: Units, deadline: ContinuousClock.Instant) {
+    public init(coordinate: Coordinate, units: Units, deadline: ContinuousClock.Instant, language: String = "en") {
         self.coordinate = coordinate
         self.units = units
         self.deadline = deadline
+        self.language = language
     }
 }
 

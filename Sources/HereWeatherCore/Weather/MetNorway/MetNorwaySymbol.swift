@@ -17,14 +17,40 @@ enum MetNorwaySymbol {
         return (condition(name), words(name), isDay)
     }
 
+    /// The code for a symbol name: its intensity ("light", "heavy", or none), its kind (rain,
+    /// sleet, snow), showers or not, thunder or not; the sky and fog by name.
     static func condition(_ name: String) -> Condition {
         switch name {
-        case "clearsky", "fair": return .clear
+        case "clearsky": return .clear
+        case "fair": return .mainlyClear
         case "partlycloudy": return .partlyCloudy
-        case "cloudy": return .cloudy
+        case "cloudy": return .overcast
         case "fog": return .fog
         default: break
         }
+        var rest = Substring(name)
+        var intensity = ""
+        for prefix in ["lights", "light", "heavy"] where rest.hasPrefix(prefix) && (prefix != "lights" || rest.dropFirst(6).hasPrefix("s")) {
+            intensity = prefix == "heavy" ? "heavy_" : "light_"
+            rest = rest.dropFirst(prefix.count)
+            break
+        }
+        guard let kind = ["rain", "sleet", "snow"].first(where: { rest.hasPrefix($0) }) else { return unlisted(name) }
+        rest = rest.dropFirst(kind.count)
+        var code = intensity + kind
+        if rest.hasPrefix("showers") {
+            code += "_showers"
+            rest = rest.dropFirst("showers".count)
+        }
+        if rest == "andthunder" {
+            code += "_and_thunder"
+            rest = ""
+        }
+        return rest.isEmpty ? Condition(rawValue: code) ?? unlisted(name) : unlisted(name)
+    }
+
+    /// A name not in MET's list, by what it mentions, strongest first.
+    static func unlisted(_ name: String) -> Condition {
         if name.contains("thunder") { return .thunderstorm }
         if name.contains("sleet") { return .sleet }
         if name.contains("snow") { return .snow }

@@ -23,18 +23,34 @@ enum NWSCondition {
         return (parts[index] == "day", code)
     }
 
-    /// The NWS icon codes (api.weather.gov/icons).
+    /// The NWS icon codes (api.weather.gov/icons). "sleet" is American: ice pellets.
     static func condition(iconCode code: String) -> Condition? {
         switch code {
-        case "skc", "few", "hot", "cold": return .clear
-        case "sct", "wind_skc", "wind_few", "wind_sct": return .partlyCloudy
-        case "bkn", "ovc", "wind_bkn", "wind_ovc": return .cloudy
-        case "snow", "blizzard": return .snow
-        case "rain_snow", "rain_sleet", "snow_sleet", "sleet": return .sleet
+        case "skc": return .clear
+        case "few": return .mainlyClear
+        case "sct": return .partlyCloudy
+        case "bkn": return .mostlyCloudy
+        case "ovc": return .overcast
+        case "wind_skc", "wind_few": return .clearAndWindy
+        case "wind_sct": return .partlyCloudyAndWindy
+        case "wind_bkn": return .mostlyCloudyAndWindy
+        case "wind_ovc": return .overcastAndWindy
+        case "hot": return .hot
+        case "cold": return .cold
+        case "snow": return .snow
+        case "blizzard": return .blizzard
+        case "rain_snow": return .sleet
+        case "rain_sleet", "snow_sleet", "sleet": return .icePellets
         case "fzra", "rain_fzra", "snow_fzra": return .freezingRain
-        case "rain", "rain_showers", "rain_showers_hi": return .rain
-        case "tsra", "tsra_sct", "tsra_hi", "tornado", "hurricane", "tropical_storm": return .thunderstorm
-        case "dust", "smoke", "haze": return .haze
+        case "rain": return .rain
+        case "rain_showers", "rain_showers_hi": return .rainShowers
+        case "tsra", "tsra_sct", "tsra_hi": return .thunderstorm
+        case "tornado": return .tornado
+        case "hurricane": return .hurricane
+        case "tropical_storm": return .tropicalStorm
+        case "dust": return .dust
+        case "smoke": return .smoke
+        case "haze": return .haze
         case "fog": return .fog
         default: return nil
         }
@@ -44,19 +60,36 @@ enum NWSCondition {
     static func condition(words text: String) -> Condition {
         let words = text.lowercased()
         func has(_ parts: String...) -> Bool { parts.contains { words.contains($0) } }
-        if has("thunder", "tstm", "t-storm", "tornado", "hurricane", "tropical storm") { return .thunderstorm }
-        if has("freezing rain", "freezing drizzle", "ice pellets") { return .freezingRain }
-        if has("sleet", "wintry mix") || (has("rain") && has("snow")) { return .sleet }
-        if has("snow", "flurries", "blizzard") { return .snow }
+        if has("tornado") { return .tornado }
+        if has("hurricane") { return .hurricane }
+        if has("tropical storm") { return .tropicalStorm }
+        if has("thunder", "tstm", "t-storm") { return .thunderstorm }
+        if has("freezing drizzle") { return .freezingDrizzle }
+        if has("freezing rain") { return .freezingRain }
+        if has("ice pellets") { return .icePellets }
+        if has("sleet") { return .icePellets }
+        if has("wintry mix") { return .mixed }
+        if has("rain") && has("snow") { return .sleet }
+        if has("blizzard") { return .blizzard }
+        if has("flurries") { return .flurries }
+        if has("snow") { return has("showers") ? .snowShowers : has("light") ? .lightSnow : has("heavy") ? .heavySnow : .snow }
         if has("drizzle") { return .drizzle }
-        if has("rain", "showers") { return .rain }
-        if has("fog", "mist") { return .fog }
-        if has("haze", "smoke", "dust") { return .haze }
-        if has("mostly cloudy", "overcast") || words == "cloudy" { return .cloudy }
+        if has("rain", "showers") {
+            if has("showers") { return .rainShowers }
+            return has("light") ? .lightRain : has("heavy") ? .heavyRain : .rain
+        }
+        if has("fog") { return .fog }
+        if has("mist") { return .mist }
+        if has("smoke") { return .smoke }
+        if has("dust") { return .dust }
+        if has("haze") { return .haze }
+        if has("overcast") { return .overcast }
+        if has("mostly cloudy") || words == "cloudy" { return .mostlyCloudy }
         if has("partly", "mostly sunny", "mostly clear") { return .partlyCloudy }
         if has("sunny", "clear", "fair") { return .clear }
-        if has("cloudy") { return .cloudy }
-        if has("windy", "breezy", "blustery") { return .wind }
+        if has("cloudy") { return .mostlyCloudy }
+        if has("breezy") { return .breezy }
+        if has("windy", "blustery") { return .windy }
         return .unknown
     }
 }

@@ -33,15 +33,16 @@ public struct OneCallWeatherProvider: WeatherProvider {
         self.allowPlainHTTP = allowPlainHTTP
     }
 
-    public func requestURL(for coordinate: Coordinate, units: Units, key: String) -> String {
+    /// The URL for `coordinate`, with the key; `lang` for a language other than English.
+    public func requestURL(for coordinate: Coordinate, units: Units, key: String, language: String = "en") -> String {
         let point = coordinate.rounded(toDecimals: coordinateDecimals)
+        let lang = ServiceLanguage.openWeatherMap(language).map { [("lang", $0)] } ?? []
         return URLText.join(baseURL, path: "/data/3.0/onecall", query: [
             ("lat", JSONOutput.format(point.latitude)),
             ("lon", JSONOutput.format(point.longitude)),
             ("units", units.rawValue),
             ("exclude", "minutely"),
-            ("appid", key),
-        ])
+        ] + lang + [("appid", key)])
     }
 
     /// Connects to `baseURL` ahead of the fetch.
@@ -60,7 +61,8 @@ public struct OneCallWeatherProvider: WeatherProvider {
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         try checkConfigured()
         let key = apiKey ?? ""
-        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
+        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key,
+                                                  language: query.language),
                                   deadline: query.deadline)
         let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
         if response.status == 401 {

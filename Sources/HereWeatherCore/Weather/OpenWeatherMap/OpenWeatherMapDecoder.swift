@@ -81,23 +81,56 @@ enum OpenWeatherMapDecoder {
         let words = weather?["description"]?.lineText ?? weather?["main"]?.lineText ?? "Unknown"
         let capitalized = words.prefix(1).uppercased() + words.dropFirst()
         guard let id = weather?["id"]?.int else { return (.unknown, capitalized) }
-        let condition: Condition
+        return (condition(id: id), capitalized)
+    }
+
+    /// The code for one of OpenWeatherMap's condition ids (openweathermap.org/weather-conditions);
+    /// an id it may add later by its group (2xx thunderstorm, 3xx drizzle, 5xx rain, 6xx snow,
+    /// 7xx atmosphere, 80x clouds).
+    static func condition(id: Int) -> Condition {
         switch id {
-        case 200..<300: condition = .thunderstorm
-        case 300..<400: condition = .drizzle
-        case 511: condition = .freezingRain
-        case 500..<600: condition = .rain
-        case 611..<620: condition = .sleet
-        case 600..<700: condition = .snow
-        case 701, 741: condition = .fog
-        case 771, 781: condition = .wind
-        case 700..<800: condition = .haze
-        case 800: condition = .clear
-        case 801, 802: condition = .partlyCloudy
-        case 803, 804: condition = .cloudy
-        default: condition = .unknown
+        case 200, 230, 231, 232: return .lightRainAndThunder
+        case 201: return .rainAndThunder
+        case 202: return .heavyRainAndThunder
+        case 210: return .lightThunderstorm
+        case 212: return .heavyThunderstorm
+        case 200..<300: return .thunderstorm
+        case 300, 310: return .lightDrizzle
+        case 302, 312, 314: return .heavyDrizzle
+        case 300..<400: return .drizzle
+        case 500: return .lightRain
+        case 502, 503, 504: return .heavyRain
+        case 511: return .freezingRain
+        case 520: return .lightRainShowers
+        case 521, 531: return .rainShowers
+        case 522: return .heavyRainShowers
+        case 500..<600: return .rain
+        case 612: return .lightSleetShowers
+        case 613: return .sleetShowers
+        case 615: return .lightSleet
+        case 611..<620: return .sleet
+        case 600: return .lightSnow
+        case 602: return .heavySnow
+        case 620: return .lightSnowShowers
+        case 621: return .snowShowers
+        case 622: return .heavySnowShowers
+        case 600..<700: return .snow
+        case 701: return .mist
+        case 711: return .smoke
+        case 731, 761: return .dust
+        case 741: return .fog
+        case 751: return .sand
+        case 762: return .volcanicAsh
+        case 771: return .squalls
+        case 781: return .tornado
+        case 700..<800: return .haze
+        case 800: return .clear
+        case 801: return .fewClouds
+        case 802: return .partlyCloudy
+        case 803: return .mostlyCloudy
+        case 804: return .overcast
+        default: return .unknown
         }
-        return (condition, capitalized)
     }
 
     /// Rain and snow from `{"1h": x}` or `{"3h": x}`; `nil` when neither is given.

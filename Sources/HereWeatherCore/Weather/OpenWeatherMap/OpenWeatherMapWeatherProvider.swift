@@ -45,15 +45,17 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
                                                  key: .baseURL(of: .openWeatherMap))
     }
 
-    /// The URL of `endpoint` ("weather" or "forecast") for `coordinate`, with the key.
-    public func requestURL(_ endpoint: String, for coordinate: Coordinate, units: Units, key: String) -> String {
+    /// The URL of `endpoint` ("weather" or "forecast") for `coordinate`, with the key; `lang`
+    /// for a language other than English.
+    public func requestURL(_ endpoint: String, for coordinate: Coordinate, units: Units, key: String,
+                           language: String = "en") -> String {
         let point = coordinate.rounded(toDecimals: coordinateDecimals)
+        let lang = ServiceLanguage.openWeatherMap(language).map { [("lang", $0)] } ?? []
         return URLText.join(baseURL, path: "/data/2.5/\(endpoint)", query: [
             ("lat", JSONOutput.format(point.latitude)),
             ("lon", JSONOutput.format(point.longitude)),
             ("units", units.rawValue),
-            ("appid", key),
-        ])
+        ] + lang + [("appid", key)])
     }
 
     /// Both endpoints at once; the recording is the combined `{"weather": ..., "forecast": ...}`
@@ -78,7 +80,8 @@ public struct OpenWeatherMapWeatherProvider: WeatherProvider {
     }
 
     private func fetch(_ endpoint: String, query: WeatherQuery, key: String) async throws -> (JSONValue, HTTPResponse) {
-        let request = HTTPRequest(url: requestURL(endpoint, for: query.coordinate, units: query.units, key: key),
+        let request = HTTPRequest(url: requestURL(endpoint, for: query.coordinate, units: query.units, key: key,
+                                                  language: query.language),
                                   deadline: query.deadline)
         let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
         let body = try WeatherServiceResponse.json(from: response, service: kind,

@@ -30,7 +30,7 @@ enum DarkSkyDecoder {
         let days = (body["daily"]?["data"]?.array ?? []).compactMap { day($0, sent: sent, offset: offset) }
         let today = LocalTime(time, utcOffset: offset).dateString
         let firstDay = body["daily"]?["data"]?[0]
-        let (condition, isDay) = DarkSkyIcon.describe(now["icon"]?.string)
+        let (condition, isDay) = DarkSkyIcon.describe(now["icon"]?.string, summary: now["summary"]?.string)
         let intensity = sent.amount(now["precipIntensity"]?.double)
         let kind = now["precipType"]?.string
         let current = CurrentConditions(
@@ -67,7 +67,7 @@ enum DarkSkyDecoder {
 
     static func hour(_ point: JSONValue, sent: UnitsSent) -> HourlyForecast? {
         guard let time = point["time"]?.unixTime else { return nil }
-        let (condition, isDay) = DarkSkyIcon.describe(point["icon"]?.string)
+        let (condition, isDay) = DarkSkyIcon.describe(point["icon"]?.string, summary: point["summary"]?.string)
         return HourlyForecast(
             time: time,
             temperature: sent.temperature(point["temperature"]?.double),
@@ -91,7 +91,7 @@ enum DarkSkyDecoder {
             precipitation: total,
             precipitationProbability: percent(point["precipProbability"]),
             windSpeedMax: sent.speed(point["windSpeed"]?.double),
-            condition: DarkSkyIcon.describe(point["icon"]?.string).condition,
+            condition: DarkSkyIcon.describe(point["icon"]?.string, summary: point["summary"]?.string).condition,
             description: point["summary"]?.lineText ?? "",
             sunrise: point["sunriseTime"]?.unixTime,
             sunset: point["sunsetTime"]?.unixTime)

@@ -36,14 +36,16 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
         self.allowPlainHTTP = allowPlainHTTP
     }
 
-    /// The forecast URL for `coordinate`, with the key in its path.
-    public func requestURL(for coordinate: Coordinate, units: Units, key: String) -> String {
+    /// The forecast URL for `coordinate`, with the key in its path; `lang` for a language other
+    /// than English.
+    public func requestURL(for coordinate: Coordinate, units: Units, key: String, language: String = "en") -> String {
         let point = coordinate.rounded(toDecimals: coordinateDecimals)
         let place = JSONOutput.format(point.latitude) + "," + JSONOutput.format(point.longitude)
+        let lang = ServiceLanguage.pirateWeather(language).map { [("lang", $0)] } ?? []
         // The `minutely` block is the nowcast (`Nowcast`): not excluded.
         return URLText.join(baseURL, path: "/forecast/\(URLText.encode(key))/\(place)", query: [
             ("units", DarkSkyDecoder.requestUnits(units)),
-        ])
+        ] + lang)
     }
 
     /// Connects to `baseURL` ahead of the fetch.
@@ -62,7 +64,8 @@ public struct PirateWeatherWeatherProvider: WeatherProvider {
     public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
         try checkConfigured()
         let key = apiKey ?? ""
-        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key),
+        let request = HTTPRequest(url: requestURL(for: query.coordinate, units: query.units, key: key,
+                                                  language: query.language),
                                   deadline: query.deadline)
         let response = try await WeatherServiceResponse.get(request, http: http, service: kind)
         let body = try WeatherServiceResponse.json(from: response, service: kind,
