@@ -123,6 +123,28 @@ import Testing
         #expect(result?.stderr.split(separator: "\n").count == 1, "the same failure is said once: \(result?.stderr ?? "")")
     }
 
+    /// Two bars on one machine (one per monitor) share the cache and its lock: one request
+    /// at start and one when the lifetime ends, between them; both print each answer.
+    @Test func twoFollowersShareOneFetchPerLifetime() async throws {
+        let answers = try [FollowProcessTests.forecast(20), FollowProcessTests.forecast(21), FollowProcessTests.forecast(22)]
+        let server = try FollowProcessTests.server { answers[min($0, 2)] }
+        let runner = try InProcessCommand(queued: false)
+        let clock = TestClock()
+        try runner.writeConfig(Self.config(server.baseURL))
+        var followers = [Following(clock: clock), Following(clock: clock)]
+        for index in followers.indices { followers[index].start(runner, ["--format", "%t"]) }
+        #expect(try await waitUntil { followers.allSatisfy { $0.lines == ["20.0°C"] } }, "\(followers.map(\.lines))")
+        #expect(await clock.waitForSleepers(2))
+        #expect(server.requests.count == 1, "the second waits for the first's answer")
+
+        clock.advance(601)
+        #expect(try await waitUntil { followers.allSatisfy { $0.lines == ["20.0°C", "21.0°C"] } },
+                "\(followers.map(\.lines)) \(followers.map(\.stderr.text))")
+        #expect(await clock.waitForSleepers(2))
+        #expect(server.requests.count == 2, "one fetch per lifetime between them")
+        for follower in followers { #expect(try await follower.stop()?.status == 0) }
+    }
+
     @Test(arguments: [["--follow"], ["--follow", "--hourly"], ["--follow", "--weather-replay", "/dev/null", "--json"]])
     func outputsThatCannotFollowAreRefused(_ arguments: [String]) async throws {
         let result = try await InProcessCommand().run(arguments)

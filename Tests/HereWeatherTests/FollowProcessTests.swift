@@ -6,8 +6,8 @@ import Testing
 
 /// `--follow` as a status bar runs it: the release binary, its signals and its stdout.
 /// SIGUSR1 refreshes; SIGTERM and SIGINT end it at once (exit 0), even mid-fetch, leaving the
-/// cache unlocked and no temporary file; a stdout whose reader has gone ends it quietly; two
-/// followers of one place share one fetch per lifetime.
+/// cache unlocked and no temporary file; a stdout whose reader has gone ends it quietly.
+/// (Two followers sharing one fetch: `FollowCommandTests`, on a test clock.)
 @Suite struct FollowProcessTests {
     /// Open-Meteo's Tampa body with the current temperature set to `temperature`.
     static func forecast(_ temperature: Double) throws -> FixtureServer.Response {
@@ -63,28 +63,6 @@ import Testing
             let descriptor = open(cache + "/" + lock, O_RDONLY | O_CLOEXEC)
             defer { close(descriptor) }
             #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0, "\(lock) is still locked")
-        }
-    }
-
-    /// Two bars on one machine: the first fetch is one request, and so is the refresh when the
-    /// lifetime (20 s: room for a loaded machine's slow start) ends; both print each answer.
-    @Test func twoFollowersShareOneFetchPerLifetime() async throws {
-        let answers = try [Self.forecast(20), Self.forecast(21), Self.forecast(22)]
-        let server = try Self.server { answers[min($0, 2)] }
-        defer { server.stop() }
-        let runner = try CommandRunner()
-        try runner.writeConfig(FollowCommandTests.config(server.baseURL, ttl: 20))
-        let followers = try (0..<2).map { _ in try Follower(runner, ["--format", "%t"]) }
-        #expect(try await waitUntil { followers.allSatisfy { $0.lines == ["20.0°C"] } },
-                "\(followers.map(\.lines)) \(followers.map(\.stderrText))")
-        #expect(server.requests.count == 1, "the second waits for the first's answer: \(server.requests)")
-        #expect(try await waitUntil(within: .seconds(90)) { followers.allSatisfy { $0.lines == ["20.0°C", "21.0°C"] } },
-                "\(followers.map(\.lines)) \(followers.map(\.stderrText))")
-        #expect(server.requests.count == 2, "one fetch per lifetime between them: \(server.requests)")
-        for follower in followers { follower.process.signal(SIGTERM) }
-        for follower in followers {
-            let end = try await BlockingCall.run { .success(follower.process.wait(within: .seconds(60))) }
-            #expect(end == .exited(0))
         }
     }
 }
