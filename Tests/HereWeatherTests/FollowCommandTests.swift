@@ -14,6 +14,11 @@ import Testing
             + "\n[alerts]\nnws = false\n"
     }
 
+    /// What tells a slow run from a hung one on a loaded machine (not a timing: the test clock
+    /// keeps the time). A following run never ends, so it takes no slot of `InProcessCommand`'s
+    /// queue (`queued: false`): it would hold one for the whole test.
+    static let bound = Duration.seconds(120)
+
     /// The events a test sends the loop, as the process's signals would.
     final class Events: Sendable {
         let stream: AsyncStream<FollowLoop.Event>
@@ -57,7 +62,7 @@ import Testing
 
     @Test func theFirstLineComesFromTheCacheAndTheLifetimeEndFetchesAgain() async throws {
         let server = try FixtureServer(routes: ["/v1/forecast": CacheCommandTests.forecast])
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         let clock = TestClock()
         try runner.writeConfig(Self.config(server.baseURL))
         #expect(try await runner.run(["--json"], assembly: .test(.test(clock: clock))).status == 0)
@@ -65,18 +70,18 @@ import Testing
 
         var following = Following(clock: clock)
         following.start(runner, ["--format", "%t"])
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         #expect(following.lines == ["26.8°C"], "\(following.stderr.text)")
         #expect(server.requests.count == 1, "a fresh entry is not fetched")
 
         clock.advance(540 + 1)  // The entry's lifetime ends (and a second's margin).
         #expect(try await waitUntil { server.requests.count == 2 })
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         #expect(following.lines == ["26.8°C"], "the same answer prints nothing")
 
         following.events.continuation.yield(.refreshRequested)
         #expect(try await waitUntil { server.requests.count == 3 }, "a refresh request asks the service past a fresh entry")
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         let result = try await following.stop()
         #expect(result?.status == 0, "\(result?.stderr ?? "")")
         #expect(result?.stdout == "26.8°C\n")
@@ -86,7 +91,7 @@ import Testing
     /// changes; the service is asked again 30 s, then 60 s later.
     @Test func aFailingServiceIsRetriedWithBackoffWhileTheStaleLineAges() async throws {
         let good = try FixtureServer(routes: ["/v1/forecast": CacheCommandTests.forecast])
-        let runner = try InProcessCommand()
+        let runner = try InProcessCommand(queued: false)
         let clock = TestClock()
         try runner.writeConfig(Self.config(good.baseURL))
         #expect(try await runner.run(["--json"], assembly: .test(.test(clock: clock))).status == 0)
@@ -97,7 +102,7 @@ import Testing
         var following = Following(clock: clock)
         following.start(runner, ["--format", "%t %O"])
         #expect(try await waitUntil { failing.requests.count == 1 })
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         #expect(following.lines == ["26.8°C (offline 11 min)"], "\(following.stderr.text)")
         #expect(following.stderr.text.split(separator: "\n").count == 1, "\(following.stderr.text)")
 
@@ -105,17 +110,17 @@ import Testing
         #expect(try await waitUntil { following.lines.count == 2 })
         #expect(following.lines.last == "26.8°C (offline 12 min)")
         #expect(failing.requests.count == 1)
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         clock.advance(10)  // 30 s after the failure: the first retry.
         #expect(try await waitUntil { failing.requests.count == 2 })
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         clock.advance(50)  // 780 s old.
         #expect(try await waitUntil { following.lines.count == 3 })
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
         #expect(failing.requests.count == 2, "the second retry waits 60 s")
         clock.advance(10)
         #expect(try await waitUntil { failing.requests.count == 3 })
-        #expect(await clock.waitForSleepers())
+        #expect(await clock.waitForSleepers(within: Self.bound))
 
         let result = try await following.stop()
         #expect(result?.status == 0)
@@ -134,13 +139,13 @@ import Testing
         var followers = [Following(clock: clock), Following(clock: clock)]
         for index in followers.indices { followers[index].start(runner, ["--format", "%t"]) }
         #expect(try await waitUntil { followers.allSatisfy { $0.lines == ["20.0°C"] } }, "\(followers.map(\.lines))")
-        #expect(await clock.waitForSleepers(2))
+        #expect(await clock.waitForSleepers(2, within: Self.bound))
         #expect(server.requests.count == 1, "the second waits for the first's answer")
 
         clock.advance(601)
         #expect(try await waitUntil { followers.allSatisfy { $0.lines == ["20.0°C", "21.0°C"] } },
                 "\(followers.map(\.lines)) \(followers.map(\.stderr.text))")
-        #expect(await clock.waitForSleepers(2))
+        #expect(await clock.waitForSleepers(2, within: Self.bound))
         #expect(server.requests.count == 2, "one fetch per lifetime between them")
         for follower in followers { #expect(try await follower.stop()?.status == 0) }
     }
@@ -154,9 +159,10 @@ import Testing
     }
 }
 
-/// Polls `condition` for up to 20 s; a wait, not a timing assertion.
+/// Polls `condition` for up to `FollowCommandTests.bound`; a wait, not a timing assertion.
 private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<1000 {
+    let end = ContinuousClock.now + FollowCommandTests.bound
+    while ContinuousClock.now < end {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(20))
     }
