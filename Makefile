@@ -89,6 +89,7 @@ BENCH_ARGS ?=
 bench: build
 	scripts/install-deps bench
 	scripts/bench --binary $(BINARY) $(BENCH_ARGS)
+	scripts/bench-follow --binary $(BINARY)
 	scripts/bench-rtt --binary $(BINARY)
 
 ## Build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS; prints each one's

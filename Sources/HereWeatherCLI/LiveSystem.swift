@@ -18,14 +18,17 @@ public struct SystemAssembly: Sendable {
 
     /// The machine's: libcurl trusting the CAs the environment names (`CURL_CA_BUNDLE`,
     /// `SSL_CERT_DIR`, `SSL_CERT_FILE`: `CertificateTrust`), gpsd through libgps, GeoClue and
-    /// NetworkManager on the system bus, `ContinuousClock`: the one place the live clock is
+    /// NetworkManager on the system bus, the process's signals for `--follow`,
+    /// `ContinuousClock`: the one place the live clock is
     /// chosen, and every part that keeps time is handed it.
     public static let live = SystemAssembly { environment, console in
         let clock = ContinuousClock()
-        return RunSystem(http: CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment), clock: clock),
-                         gpsd: { GPSDLocationProvider(host: $0.host, port: $0.port, clock: clock) },
-                         geoClue: { GeoClueLocationProvider(clock: clock) },
-                         wifiScanner: NetworkManagerScanner(clock: clock),
-                         clock: clock, console: console)
+        var system = RunSystem(http: CurlHTTPClient(trust: try CertificateTrust.fromEnvironment(environment), clock: clock),
+                               gpsd: { GPSDLocationProvider(host: $0.host, port: $0.port, clock: clock) },
+                               geoClue: { GeoClueLocationProvider(clock: clock) },
+                               wifiScanner: NetworkManagerScanner(clock: clock),
+                               clock: clock, console: console)
+        system.followEvents = .processSignals
+        return system
     }
 }

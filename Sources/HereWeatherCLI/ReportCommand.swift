@@ -31,6 +31,13 @@ struct ReportCommand: ContextCommand {
         On failure it still prints a line (class "error") and exits 0, so the bar shows \
         what is wrong.
 
+        --follow keeps running with --waybar, --format or --json and prints a line only \
+        when it changes: at once from the cache, again when the report's lifetime ends, \
+        when relative texts ("in 25 min") change, and at once on SIGUSR1. A failing service \
+        keeps the last report marked stale, retried after 30 s, 1, 2, 5, then every 10 min. \
+        SIGTERM and SIGINT end it (exit 0). Status bars: waybar (no "interval" or "signal"), \
+        polybar (tail = true), i3blocks (interval=persist); see docs/output.md.
+
         [output] icons = "emoji" | "nerd" | "ascii" and clock = "auto" | "24h" | "12h" in the \
         config file choose the glyphs and the clock for text, --format and --waybar.
 
@@ -79,6 +86,9 @@ struct ReportCommand: ContextCommand {
     @Flag(name: .customLong("no-cache"), help: "Ask the weather service even when a fresh cached report exists (the answer is still cached).")
     var noCache = false
 
+    @Flag(help: "Keep running and print a new line whenever what --waybar, --format or --json shows changes (status bars: here-weather report --help).")
+    var follow = false
+
     func validate() throws {
         try LanguageOption.validate(lang)
         _ = try units?.checked("--units")
@@ -88,6 +98,12 @@ struct ReportCommand: ContextCommand {
         }
         if (format != nil || waybar) && (hourly || daily) {
             throw ValidationError("--hourly and --daily add tables to the text report: use them without --format and --waybar.")
+        }
+        if follow && !(json || waybar || format != nil) {
+            throw ValidationError(FollowWords.needsOneLine)
+        }
+        if follow && weatherReplay != nil {
+            throw ValidationError(FollowWords.noReplay)
         }
         _ = try reportOutput()
     }
@@ -111,9 +127,14 @@ struct ReportCommand: ContextCommand {
             // The one place the run's language, characters, clock and units are chosen.
             let run = try Run.start(context, config: location.configFile, verbose: location.verbosity.verbose).speaking(lang)
             shown = run.output
-            // A cache file names the provider and units it was fetched for.
+            // A cache file names the provider and units it was fetched for (never with --follow).
             let recording = try weatherReplay.map(WeatherRecordingFile.recording)
             let kind = provider?.value ?? recording?.provider ?? run.settings.weather.provider
+            if follow {
+                return try await Follow(run: run, options: location, output: output, kind: kind,
+                                        units: units?.value ?? run.settings.weather.units,
+                                        allowsStale: !noStale, asksService: noCache).follow()
+            }
             let (locationProvider, request) = try run.location(location, geocodingProvider: kind)
             var weatherProvider = run.weatherStack(kind, cache: weatherReplay == nil
                                                    ? Run.CacheUse(readsFreshEntries: !noCache, allowsStale: !noStale) : nil)

@@ -28,19 +28,37 @@ enum ReportOutput {
         let context = run.context
         // What has ended by now (alerts) is not shown, however fresh the cached report is.
         let report = report.shown(at: now)
-        let fields = ReportFields(location: location, report: report, output: run.output, now: now)
-        switch self {
-        case .text(let hourly, let daily):
+        if case .text(let hourly, let daily) = self {
             let style = TerminalStyle.forOutput(isTerminal: context.terminals.standardOutput, environment: context.environment,
                                                 width: context.reportWidth)
             let text = TextReport(location: location, report: report, style: style, output: run.output, now: now)
             try context.output(text.render(hourly: hourly, daily: daily))
-        case .json:
-            try context.output(JSONReport.render(location: location, report: report, now: now, locale: run.output.locale))
-        case .format(let format):
-            try context.output(format.render(fields))
-        case .waybar(let text):
-            try context.output(WaybarReport.render(fields, format: text))
+        } else if let line = line(location: location, report: report, output: run.output, now: now) {
+            try context.output(line)
+        }
+    }
+
+    /// The one line of `--json`, `--format` or `--waybar` for the report at `now` (its
+    /// alerts that have ended left out, its nowcast read then); `nil` for the text report.
+    func line(location: Location, report: WeatherReport, output: Configuration.OutputSettings, now: Date) -> String? {
+        let report = report.shown(at: now)
+        let fields = ReportFields(location: location, report: report, output: output, now: now)
+        switch self {
+        case .text: return nil
+        case .json: return JSONReport.render(location: location, report: report, now: now, locale: output.locale)
+        case .format(let format): return format.render(fields)
+        case .waybar(let text): return WaybarReport.render(fields, format: text)
+        }
+    }
+
+    /// The one line that shows `error` in `--json`, `--format` or `--waybar`; `nil` for the
+    /// text report.
+    func failureLine(_ error: any UserFacingError, output: Configuration.OutputSettings) -> String? {
+        switch self {
+        case .text: return nil
+        case .json: return JSONReport.error(error)
+        case .format: return FailureLine.render(error, output: output)
+        case .waybar: return WaybarReport.error(error, output: output)
         }
     }
 

@@ -22,6 +22,9 @@ public struct RunSystem: Sendable {
     /// The run's `--verbose` notes that are not web requests (why a source was skipped);
     /// nothing without `--verbose` (`logging`).
     public var log: @Sendable (String) -> Void = { _ in }
+    /// What `--follow` hears from outside the process (the live system: its signals).
+    /// Silent unless given: only a following run starts it.
+    public var followEvents: FollowEventSource = .silent
 
     public init(http: any HTTPClient,
                 gpsd: @escaping @Sendable (Configuration.GPSDSettings) -> any LocationSourceProvider,

@@ -102,6 +102,20 @@ public struct CachingWeatherProvider: WeatherProvider {
         }
     }
 
+    /// The stored report for `query`'s place as the cache would show it, without the network
+    /// and without the lock: fresh, or younger than `staleLimit` and marked stale (`--follow`'s
+    /// first line); `nil` when there is none to show.
+    public func storedAnswer(for query: WeatherQuery) -> WeatherFetch? {
+        cached(WeatherCacheKey(provider: kind, coordinate: query.coordinate, units: query.units,
+                               coordinateDecimals: coordinateDecimals), fresh: false)
+    }
+
+    /// Seconds an answer stays fresh from when the service sent it: `ttl`, or the service's
+    /// own lifetime when longer (as `WeatherCacheEntry.isFresh` judges it).
+    public func lifetime(of answer: WeatherFetch) -> Double {
+        max(ttl, answer.serviceMaxAge ?? 0)
+    }
+
     /// The stored entry for `key` with the `Last-Modified` it came with, whatever its age: the
     /// service may confirm it unchanged (304) instead of sending it again.
     func storedForRevalidation(_ key: WeatherCacheKey) -> StoredWeather? {
