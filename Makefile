@@ -26,7 +26,7 @@ GENERATED = $(BUILD_PATH)/install
 DEB_STAGE = $(BUILD_PATH)/deb-root
 DEB_DIR ?= $(BUILD_PATH)
 
-.PHONY: run build test test-distros bench fuzz fuzz-smoke deps clean install uninstall completions manual deb
+.PHONY: run build test test-root test-distros bench fuzz fuzz-smoke deps clean install uninstall completions manual deb
 
 ## Build in release mode and run here-weather with ARGS (installs missing system packages).
 run: build
@@ -50,6 +50,16 @@ test: build
 	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
 		$(SWIFT) test --skip-build --disable-xctest
 
+## The tests whose path differs as root and those that need root (docs/development.md: "Who
+## runs the tests"), on the build `make test` made. CI runs `make test` as an ordinary user in a
+## 0700 home, then this as root. TestUserTests checks that the list has every such suite.
+## Under sudo, what root wrote in the build folders is given back to the user who ran sudo.
+ROOT_TESTS = InstallTests/debianPackage|ResourceLimitTests|FileFaultTests|FileSafetyTests|GeoClueTests|TestUserTests
+test-root:
+	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
+		$(SWIFT) test --skip-build --disable-xctest --filter '$(ROOT_TESTS)'; status=$$?; \
+	if [ -n "$${SUDO_UID:-}" ]; then chown -R "$$SUDO_UID:$$SUDO_GID" $(BUILD_PATH) .build-install; fi; exit $$status
+
 ## The Debian package in a fresh root of each of DISTROS (default Debian 13, trixie; debootstrap
 ## from Debian's archive, which must be reachable: the target fails saying so otherwise): apt
 ## installs it with its Recommends, the root's own gpsd is fed a receiver log, and the fix and
@@ -58,13 +68,14 @@ test: build
 ## it in the background first (.ci/run). It builds in BUILD_PATH as `make deb` does, so it cannot
 ## run beside `make test` in the same folder unless given BUILD_PATH=.build-distros/build.
 DISTROS ?= trixie
+DISTROS_FOLDER ?= .build-distros
 DISTROS_DEB_DIR = .build-distros/deb
 test-distros:
 	scripts/install-deps distros
 	rm -rf $(DISTROS_DEB_DIR)
 	$(MAKE) --no-print-directory deb DEB_DIR="$(abspath $(DISTROS_DEB_DIR))"
 	for release in $(DISTROS); do \
-		scripts/test-distros run --release $$release --deb $(DISTROS_DEB_DIR)/here-weather_*.deb || exit 1; \
+		scripts/test-distros run --release $$release --folder "$(DISTROS_FOLDER)" --deb $(DISTROS_DEB_DIR)/here-weather_*.deb || exit 1; \
 	done
 
 ## Time the release binary against curl, gpsdecode and gpspipe (docs/benchmark.md);

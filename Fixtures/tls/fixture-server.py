@@ -4,11 +4,15 @@ FILE's bytes (the longest matching prefix wins; 404 otherwise; a POST is answere
 after its body is read), over HTTP/1.1 with
 keep-alive, with the certificate beside it (localhost-cert.pem, for 127.0.0.1).
 
-  fixture-server.py [--announce] PREFIX=FILE [PREFIX=FILE ...]
+  fixture-server.py [--announce] [--together N] PREFIX=FILE [PREFIX=FILE ...]
 
 With --announce it prints "accepted" on a line of its own as it accepts each connection
 (before its TLS handshake): a test learns that a connection was made while the client has
 sent nothing (the preconnect tests).
+
+With --together N it holds the answers to the first N requests until all N have arrived (or
+20 s have passed): a client that sends them side by side gets them answered side by side, one
+that waits for each answer before it sends the next waits 20 s and shows it (CATrustTests).
 
 GET /stats answers {"connections": N, "requests": N}: the TLS connections accepted
 (each one a handshake) and the requests served, the stats request not counted.
@@ -22,14 +26,21 @@ import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROUTES = []
-ANNOUNCE = "--announce" in sys.argv[1:]
-for argument in (a for a in sys.argv[1:] if a != "--announce"):
+ARGUMENTS = sys.argv[1:]
+ANNOUNCE = "--announce" in ARGUMENTS
+TOGETHER = 0
+if "--together" in ARGUMENTS:
+    at = ARGUMENTS.index("--together")
+    TOGETHER = int(ARGUMENTS[at + 1])
+    del ARGUMENTS[at:at + 2]
+for argument in (a for a in ARGUMENTS if a != "--announce"):
     prefix, _, path = argument.partition("=")
     with open(path, "rb") as file:
         ROUTES.append((prefix, file.read()))
 ROUTES.sort(key=lambda route: -len(route[0]))
 COUNTS = {"connections": 0, "requests": 0}
 LOCK = threading.Lock()
+ARRIVED = threading.Condition(LOCK)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -44,8 +55,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with LOCK:
                 self.answer(200, json.dumps(COUNTS).encode())
             return
-        with LOCK:
+        with ARRIVED:
             COUNTS["requests"] += 1
+            if COUNTS["requests"] <= TOGETHER:
+                ARRIVED.notify_all()
+                ARRIVED.wait_for(lambda: COUNTS["requests"] >= TOGETHER, timeout=20)
         for prefix, body in ROUTES:
             if self.path.startswith(prefix):
                 self.answer(200, body)

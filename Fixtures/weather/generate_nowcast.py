@@ -63,13 +63,13 @@ write("open-meteo/tampa-dry-nowcast.json", open_meteo([0] * 9))
 # ------------------------------------------------------------------ Pirate Weather minutely
 # `currently.time` is 1795374904 (19:15:04 UTC); the minutely block starts at its minute.
 
-def pirate(intensity):
+def pirate(intensity, step=60):
     start = 1795374900
     data = []
     for minute in range(61):
         value = intensity(minute)
         data.append({
-            "time": start + 60 * minute,
+            "time": start + step * minute,
             "precipIntensity": round(value, 4),
             "precipProbability": 0.8 if value > 0 else 0.05,
             "precipIntensityError": round(value * 0.3, 4),
@@ -93,6 +93,9 @@ def rain_from_30(minute):
 
 write("pirateweather/tampa-rain-in-30-min.json", pirate(rain_from_30))
 write("pirateweather/tampa-dry-nowcast.json", pirate(lambda minute: 0))
+# An empty horizon: all 61 steps at one time, one of them at 9999 mm/h (over the physical
+# limit): no nowcast at all, never "in the next 0 min" (issue 35 A4; a fuzzing seed too).
+write("pirateweather/tampa-nowcast-one-time.json", pirate(lambda minute: 9999 if minute == 3 else 0, step=0))
 
 
 # ------------------------------------------------------------------ MET Norway Nowcast 2.0

@@ -4,8 +4,9 @@ import Glibc
 #endif
 
 /// What one run of the command gets from its process: the arguments, the environment, where
-/// stdout and stderr go, which of stdin, stdout and stderr are terminals, the terminal's width
-/// where the permission question is asked, and how the run's system is assembled (`SystemAssembly`).
+/// stdout and stderr go, which of stdin, stdout and stderr are terminals, the terminal's width,
+/// whether the process runs as root, where the permission question is asked, and how the run's
+/// system is assembled (`SystemAssembly`).
 ///
 /// The executable passes the real process's (`process()`); tests pass captured sinks and
 /// facts of their choosing, and run the command in-process. A run sees its context through
@@ -25,6 +26,9 @@ public struct CommandContext: Sendable {
     public var standardErrorIsTerminal: Bool
     /// The terminal's width in columns when stdout is a terminal that knows it.
     public var terminalColumns: Int?
+    /// Whether the process runs as root (`SystemPolicy.runsAsRoot`), who alone may name
+    /// another system policy.
+    public var runsAsRoot: Bool
     /// Where a permission question is asked (interactive only on a terminal).
     public var prompt: any PermissionPrompt
     /// How the run's system (HTTP, gpsd, GeoClue, NetworkManager, the clock) is assembled.
@@ -33,7 +37,7 @@ public struct CommandContext: Sendable {
     public init(arguments: [String], environment: [String: String],
                 standardOutput: any OutputSink, standardError: any OutputSink,
                 standardInputIsTerminal: Bool = false, standardOutputIsTerminal: Bool = false,
-                standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil,
+                standardErrorIsTerminal: Bool = false, terminalColumns: Int? = nil, runsAsRoot: Bool = false,
                 prompt: any PermissionPrompt, assembly: SystemAssembly = .live) {
         self.arguments = arguments
         self.environment = environment
@@ -43,6 +47,7 @@ public struct CommandContext: Sendable {
         self.standardOutputIsTerminal = standardOutputIsTerminal
         self.standardErrorIsTerminal = standardErrorIsTerminal
         self.terminalColumns = terminalColumns
+        self.runsAsRoot = runsAsRoot
         self.prompt = prompt
         self.assembly = assembly
     }
@@ -76,6 +81,7 @@ public struct CommandContext: Sendable {
             standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
             standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
             terminalColumns: TerminalWidth.terminalColumns(STDOUT_FILENO),
+            runsAsRoot: SystemPolicy.runsAsRoot,
             prompt: FileDescriptorPrompt())
     }
 

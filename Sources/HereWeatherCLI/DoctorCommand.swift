@@ -43,7 +43,7 @@ struct DoctorCommand: AsyncParsableCommand {
         do {
             loaded = try configFile.load(environment: environment)
             resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: path,
-                                                   environment: environment)
+                                                   environment: environment, asRoot: CommandContext.current.runsAsRoot)
             system = try verbosity.system(for: loaded.configuration)
         } catch let error as any UserFacingError {
             try show([Doctor.Check(name: "config", status: .fail, detail: error.message)])

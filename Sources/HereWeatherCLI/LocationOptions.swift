@@ -9,11 +9,13 @@ import Foundation
 /// The options that say where "here" is and how to find it, shared by `report` and `where`.
 struct LocationOptions: ParsableArguments {
     @Option(name: .customLong("lat"), parsing: .unconditional,
-            help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); with --lon, overrides every location source.", valueName: "degrees"))
+            help: ArgumentHelp("Latitude in decimal degrees (-90 to 90); with --lon, overrides every location source.", valueName: "degrees"),
+            transform: Self.decimal)
     var latitude: Double?
 
     @Option(name: .customLong("lon"), parsing: .unconditional,
-            help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"))
+            help: ArgumentHelp("Longitude in decimal degrees (-180 to 180); use with --lat.", valueName: "degrees"),
+            transform: Self.decimal)
     var longitude: Double?
 
     @Option(help: ArgumentHelp("Look up this place by name with the weather provider's geocoding service (Open-Meteo's for metno, pirateweather and nws): \"Melbourne\", \"Melbourne, AU\", \"Melbourne, Florida\"; overrides every location source.", valueName: "name"))
@@ -23,7 +25,8 @@ struct LocationOptions: ParsableArguments {
     var accuracy: Choice<DesiredAccuracy>?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Seconds the whole location request may take (default 10).", valueName: "seconds"))
+            help: ArgumentHelp("Seconds the whole location request may take (default 10).", valueName: "seconds"),
+            transform: Self.decimal)
     var timeout: Double?
 
     @Option(name: .customLong("max-age"), parsing: .unconditional,
@@ -45,6 +48,13 @@ struct LocationOptions: ParsableArguments {
     @OptionGroup var configFile: ConfigOption
 
     @OptionGroup var verbosity: VerboseOption
+
+    /// A number option's value: decimal only (`-82.46`, `1e1`), never hexadecimal (`0x10`),
+    /// `inf` or `nan`, which `Double(String)` would take.
+    static func decimal(_ text: String) throws -> Double {
+        guard let value = DecimalText.number(text) else { throw ValidationError("'\(text)' is not a decimal number.") }
+        return value
+    }
 
     func validate() throws {
         if (latitude == nil) != (longitude == nil) {
@@ -104,7 +114,7 @@ struct LocationOptions: ParsableArguments {
     /// config's bounds, `nil` for anything else.
     static func seconds(maxAge text: String) -> Double?? {
         if text.lowercased() == "off" { return .some(nil) }
-        guard let seconds = Double(text), Configuration.LocationSettings.maxAgeRange.contains(seconds) else { return nil }
+        guard let seconds = DecimalText.number(text), Configuration.LocationSettings.maxAgeRange.contains(seconds) else { return nil }
         return .some(seconds)
     }
 
@@ -139,6 +149,7 @@ struct LocationOptions: ParsableArguments {
         if override == nil {
             let terminal = try TerminalPermissionAuthorizer.make(configuration: settings, configPath: loaded.path,
                                                                  environment: environment,
+                                                                 asRoot: CommandContext.current.runsAsRoot,
                                                                  prompt: CommandContext.current.prompt)
             Terminal.warn(terminal.warnings)
             authorizer = terminal

@@ -38,7 +38,7 @@ struct PermissionsCommand: ParsableCommand {
                 let loaded = try configFile.load(environment: environment)
                 Terminal.warn(loaded.warnings)
                 let resolver = try PermissionResolver.load(configuration: loaded.configuration, configPath: loaded.path,
-                                                           environment: environment)
+                                                           environment: environment, asRoot: CommandContext.current.runsAsRoot)
                 Terminal.warn(resolver.warnings)
                 return (resolver, PermissionStore(environment: environment))
             } catch let error as any UserFacingError {

@@ -147,7 +147,8 @@ struct ReportCommand: AsyncParsableCommand {
                 language: settings.output.locale.code)
             let (location, report) = try await lookup.run()
             spinner?.stop()
-            if self.location.verbosity.verbose { Terminal.verboseLocationTime(location) }
+            if let warning = ReportFields.refreshWarning(report) { Terminal.warn([warning]) }
+            if self.location.verbosity.verbose { Terminal.verboseLocationTime(location, now: system.clock.date) }
             try output.print(location: location, report: report, output: settings.output, environment: environment,
                              now: system.clock.date)
         } catch let error as any UserFacingError {

@@ -26,6 +26,8 @@ enum ReportOutput {
     /// The nowcast is read at `now` (the run's clock).
     func print(location: Location, report: WeatherReport, output settings: Configuration.OutputSettings,
                environment: [String: String], now: Date = Date()) throws {
+        // What has ended by now (alerts) is not shown, however fresh the cached report is.
+        let report = report.shown(at: now)
         let fields = ReportFields(location: location, report: report, output: settings, now: now)
         switch self {
         case .text(let hourly, let daily):

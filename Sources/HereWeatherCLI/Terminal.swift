@@ -1,5 +1,10 @@
 import ArgumentParser
 import HereWeatherCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,8 +57,8 @@ enum Terminal {
 
     /// `--verbose`: when the location was had, the receiver's own time, and the note when the
     /// receiver's clock disagrees with this machine's (`LocationReport.verboseLines`).
-    static func verboseLocationTime(_ location: Location) {
-        for line in LocationReport.verboseLines(location) { standardError(line) }
+    static func verboseLocationTime(_ location: Location, now: Date = Date()) {
+        for line in LocationReport.verboseLines(location, now: now) { standardError(line) }
     }
 
     /// Writes `line` to stderr as one line: control characters in any text it echoes (a city

@@ -58,9 +58,11 @@ struct WhereCommand: AsyncParsableCommand {
             }
             let fix = try await provider.requestLocation(request)
             spinner?.stop()
+            // Ages on the run's clock, as the fix's own.
+            if location.verbosity.verbose { Terminal.verboseLocationTime(fix, now: system.clock.date) }
             let locale = settings.output.locale
             try Terminal.output(json ? LocationReport.json(fix, locale: locale)
-                                : LocationReport.text(fix, charset: charset, locale: locale))
+                                : LocationReport.text(fix, now: system.clock.date, charset: charset, locale: locale))
         } catch let error as any UserFacingError {
             spinner?.stop()
             throw Terminal.fail(error, json: json)

@@ -21,7 +21,7 @@ import Synchronization
 /// refused.
 public struct CurlHTTPClient: HTTPClient {
     /// Sent with every request.
-    public static let userAgent = "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)"
+    public static let userAgent = HTTPRequest.defaultUserAgent
 
     /// The certificate authorities https requests trust.
     public let trust: CertificateTrust
@@ -144,8 +144,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// Sets the transfer's options on `handle`; false when libcurl refuses the URL.
     private func configure(_ handle: UnsafeMutableRawPointer, milliseconds: Int) -> Bool {
         if isPreconnect { return configureConnectOnly(handle, milliseconds: milliseconds) }
-        headerList = hw_curl_slist_append(headerList, "Accept: application/json")
-        for header in request.headers {
+        // Exactly the fields --verbose shows (`sentHeaders`: one Accept, one User-Agent).
+        for header in request.sentHeaders {
             headerList = hw_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
         // No "Expect: 100-continue" before a larger body: it costs a round trip, or a second
@@ -175,8 +175,8 @@ final class CurlTransfer: @unchecked Sendable {
         _ = hw_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         _ = hw_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0)
         _ = hw_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
-        _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
-        _ = hw_curl_setopt_string(handle, CURLOPT_USERAGENT, CurlHTTPClient.userAgent)
+        // Decodes what the Accept-Encoding field (in the list) offers.
+        _ = hw_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, HTTPRequest.acceptEncoding)
         _ = hw_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
         if request.method == "POST" {
             let body = [UInt8](request.body ?? Data())

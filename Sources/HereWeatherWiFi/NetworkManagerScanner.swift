@@ -129,8 +129,9 @@ public struct NetworkManagerScanner: AccessPointScanner {
 
     /// Every access point of `devices`, with its age now. NetworkManager (1.22 and later, as
     /// libnm does) gives every object's properties in one answer of its ObjectManager at
-    /// `/org/freedesktop`; without one, the access points' properties are read in batches from
-    /// one thread (`callEach`), however many there are.
+    /// `/org/freedesktop`; without one, and for each access point its answer leaves out (an
+    /// ObjectManager that lists none of the paths GetAllAccessPoints gave), the properties are
+    /// read one by one (`GetAll`), in batches from one thread (`callEach`), however many.
     private func accessPoints(_ connection: DBusConnection, devices: [String],
                               deadline: ContinuousClock.Instant) async throws -> [AccessPoint] {
         var lists: [[String]] = []
@@ -141,18 +142,17 @@ public struct NetworkManagerScanner: AccessPointScanner {
         }
         let paths = lists.flatMap { $0 }
         let objects = try await managedObjects(connection, deadline: deadline)
-        let replies: [Result<[DBusValue], DBusError>]
-        if let objects {
-            replies = paths.map { path in
-                objects[path]?.dictionary?[Self.accessPointInterface].map { .success([$0]) }
-                    ?? .failure(.remote(name: "org.freedesktop.DBus.Error.UnknownObject", message: path))
-            }
-        } else {
-            replies = try await connection.callEach(paths.map { path in
-                Self.propertyCall(path: path, member: "GetAll", arguments: [.string(Self.accessPointInterface)])
-            }, deadline: deadline)
+        var replies: [Result<[DBusValue], DBusError>?] = paths.map { path in
+            objects?[path]?.dictionary?[Self.accessPointInterface].map { .success([$0]) }
         }
-        return try NetworkManagerValues.accessPoints(from: replies, bootSeconds: BootClock.seconds())
+        let missing = replies.indices.filter { replies[$0] == nil }
+        if !missing.isEmpty {
+            let read = try await connection.callEach(missing.map { index in
+                Self.propertyCall(path: paths[index], member: "GetAll", arguments: [.string(Self.accessPointInterface)])
+            }, deadline: deadline)
+            for (index, reply) in zip(missing, read) { replies[index] = reply }
+        }
+        return try NetworkManagerValues.accessPoints(from: replies.compactMap { $0 }, bootSeconds: BootClock.seconds())
     }
 
     /// Every object's interfaces and properties from NetworkManager's ObjectManager, by path;

@@ -143,7 +143,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: state + "/here-weather", withIntermediateDirectories: true)
         let store = state + "/here-weather/permissions.toml"
         try "version = 1\n[decisions]\nwfi = \"allow\"\n".write(toFile: store, atomically: true, encoding: .utf8)
-        let result = try await runner.run(["permissions"], environment: ["XDG_STATE_HOME": state, SystemPolicy.pathVariable: policy])
+        let result = try await runner.run(["permissions"], environment: ["XDG_STATE_HOME": state, SystemPolicy.pathVariable: policy],
+                                          asRoot: true)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.contains("here-weather: warning: unknown key location.gpds in the system policy \(policy):1 (ignored); did you mean 'location.gpsd'?"))

@@ -9,8 +9,8 @@ import Glibc
 /// without the toolchain, and removes cleanly.
 ///
 /// In InstallTests' serialized suite, so that it reuses (and never races) the release build
-/// in `.build-install`. Installs into the system for real: CI runs as root on a throwaway
-/// machine, and the test stops at once, saying so, when not run as root.
+/// in `.build-install`. Installs into the system for real: CI runs it as root on a throwaway
+/// machine; run by anyone else it is skipped, saying it needs root (`.needsRoot`).
 extension InstallTests {
     /// The files the package must hold, besides the folders.
     static let packaged = [
@@ -40,8 +40,8 @@ extension InstallTests {
         return result
     }
 
-    @Test func debianPackageInstallsRunsWithoutSwiftAndRemovesCleanly() async throws {
-        try #require(getuid() == 0, "this test installs a .deb with dpkg -i: run it as root (CI does, on a throwaway machine)")
+    @Test(.needsRoot("installs the .deb into this system with dpkg -i"))
+    func debianPackageInstallsRunsWithoutSwiftAndRemovesCleanly() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 

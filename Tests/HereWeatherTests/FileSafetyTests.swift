@@ -62,7 +62,7 @@ import Testing
         try runner.writeConfig("version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 1\nlongitude = 2\n")
         let policy = runner.home.path + "/policy.toml"
         try sparseFile(policy, size: 64 << 20)
-        let restricted = try await runner.run(["where"], environment: [SystemPolicy.pathVariable: policy])
+        let restricted = try await runner.run(["where"], environment: [SystemPolicy.pathVariable: policy], asRoot: true)
         #expect(restricted.status == 78, "\(restricted.stderr)")
         #expect(restricted.stderr.contains("Cannot read the system location policy \(policy): it is larger than 1 MB"), "\(restricted.stderr)")
 
@@ -136,7 +136,7 @@ import Testing
         try "[location.ip]\npermission = \"restricted\"\n".write(toFile: policy, atomically: true, encoding: .utf8)
         try runner.handHomeToUnprivilegedUser()
 
-        let asRoot = try await runner.run(["permissions"], setup: .init(), environment: [SystemPolicy.pathVariable: policy])
+        let asRoot = try await runner.run(["permissions"], setup: .init(asRoot: true), environment: [SystemPolicy.pathVariable: policy])
         #expect(asRoot.status == 0, "\(asRoot.stderr)")
         #expect(asRoot.stdout.contains("restricted"), "root may point at its own policy: \(asRoot.stdout)")
 

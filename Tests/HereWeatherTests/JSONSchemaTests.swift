@@ -1,4 +1,5 @@
 import Foundation
+@testable import HereWeatherCLI
 import HereWeatherCore
 import Testing
 
@@ -40,8 +41,8 @@ import Testing
 
     /// Runs `arguments` and returns stdout's one line, after checking the exit status.
     func output(_ runner: InProcessCommand, _ arguments: [String], status: Int32 = 0,
-                environment: [String: String] = [:]) async throws -> String {
-        let result = try await runner.run(arguments, environment: environment)
+                environment: [String: String] = [:], assembly: SystemAssembly = .live) async throws -> String {
+        let result = try await runner.run(arguments, environment: environment, assembly: assembly)
         #expect(result.status == status, "\(arguments): \(result.stderr)")
         #expect(result.stdout.filter { $0 == "\n" }.count == 1, "one line: \(result.stdout)")
         return result.stdout.trimmingCharacters(in: .newlines)
@@ -83,11 +84,13 @@ import Testing
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
         let runner = try InProcessCommand()
-        try runner.writeConfig(setup.config(server.baseURL))
-        let fresh = try await output(runner, ["--json"], environment: setup.environment)
-        let cached = try await output(runner, ["--json"], environment: setup.environment)
-        try runner.writeConfig(setup.config("http://127.0.0.1:\(closed.port)", ttl: 0))
-        let stale = try await output(runner, ["--json"], environment: setup.environment)
+        // On the recordings' day: their alerts end a day or so after it.
+        let assembly = SystemAssembly.test(.test(clock: TestClock(date: ProviderSetup.recordedAt)))
+        try runner.writeConfig(setup.config(server.baseURL, timeout: 300))
+        let fresh = try await output(runner, ["--json"], environment: setup.environment, assembly: assembly)
+        let cached = try await output(runner, ["--json"], environment: setup.environment, assembly: assembly)
+        try runner.writeConfig(setup.config("http://127.0.0.1:\(closed.port)", ttl: 0, timeout: 300))
+        let stale = try await output(runner, ["--json"], environment: setup.environment, assembly: assembly)
         #expect(fresh.contains(#""cached":false"#) && cached.contains(#""cached":true,"age_s":"#))
         #expect(stale.contains(#""stale":true"#), "\(stale)")
         #expect(fresh.contains(#""alerts":[{"title":"#) == setup.hasAlerts, "\(fresh)")

@@ -99,6 +99,12 @@ import HereWeatherPlaces
         var replayed = Location(coordinate: point, horizontalAccuracy: 5, timestamp: earlier, source: .nmea, mode: 3)
         replayed.logClock = LogClock(start: earlier.addingTimeInterval(-90), latest: Self.now)
         locations.append(replayed)
+        // A fix remembered from an earlier run, for each reason it answered.
+        for memory in [Location.Memory.recent, .standsIn] {
+            var remembered = locations[0]
+            remembered.memory = memory
+            locations.append(remembered)
+        }
         // A receiver's clock: a week rollover, this machine behind, the receiver behind.
         for offset: TimeInterval in [-ReceiverClock.rolloverPeriod, 3 * 86_400, -9_000] {
             var fix = Location(coordinate: point, horizontalAccuracy: 8, timestamp: earlier, source: .gpsd)
@@ -147,6 +153,31 @@ import HereWeatherPlaces
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// What a report says when it is old or long: a stale NWS report whose forecast has no
+    /// newer hour ("its last hour", with its date), and more alerts than the text lists.
+    @Test(arguments: languages)
+    func aStaleForecastAndManyAlerts(_ code: String) throws {
+        let decoded = try GalleryRecordings.decoded()
+        let allowed = EnglishWords.serviceWords(decoded)
+        var (report, location) = try #require(decoded.first)
+        report.currentBasis = .forecast
+        report.freshness = Freshness(cached: true, ageSeconds: 3 * 86_400, stale: true)
+        report.alerts = (1...AlertText.listed + 2).map { _ in WeatherAlert(title: "Flood Warning", severity: "Severe", source: "NWS") }
+        for locale in [UserLocale.english, UserLocale(language: code)] {
+            let settings = Configuration.OutputSettings(locale: locale)
+            var text = TextReport(location: location, report: report, style: .plain, output: settings)
+            text.now = Self.now
+            let rendered = text.render(hourly: true, daily: true)
+            let tooltip = WaybarReport.tooltip(ReportFields(location: location, report: report, output: settings, now: Self.now))
+            #expect(rendered.contains(AlertText.more(2, locale: locale)) && tooltip.contains(AlertText.more(2, locale: locale)))
+            if locale.code == "en" {
+                #expect(rendered.contains("local time (its last hour;"), "the case is made: \(rendered)")
+            } else {
+                expectNoEnglish(rendered + "\n" + tooltip, code, allowed: allowed.union(["nws"]), "stale, many alerts")
             }
         }
     }

@@ -51,4 +51,24 @@ import Testing
         #expect(ReceiverClock.compare(receiverTime: Self.arrival + 60, clock: Self.arrival) == nil)
         #expect(ReceiverClock.compare(receiverTime: Self.arrival + 61, clock: Self.arrival) == .machineClockLikelyBehind(seconds: 61))
     }
+
+    /// Issue 35 A6: a live feed is an "NMEA device" in `where`, the report's origin and its
+    /// replay note, never an "NMEA replay" or "NMEA log"; a log file still is one.
+    @Test func aLiveFeedIsAnNMEADeviceAndALogAReplay() throws {
+        var live = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max, live: true,
+                                clock: TestClock(date: Self.arrival))
+        guard case .answer(let device) = live.take(fix(dated: true)) else { Issue.record("no answer"); return }
+        let source = LocationReport.text(device, now: Self.arrival.addingTimeInterval(2)).split(separator: "\n")
+            .first { $0.hasPrefix("Source:") }
+        #expect(source?.hasSuffix(" NMEA device, 3D fix") == true, "\(String(describing: source))")
+        #expect(Provenance.text(device, now: Self.arrival.addingTimeInterval(2)) == "NMEA device ±5 m, 2 s ago")
+        let report = try FormatStringTests.report()
+        let text = TextReport(location: device, report: report, style: .plain).render()
+        #expect(!text.contains("NMEA log") && !text.contains("Replayed"), "\(text)")
+
+        var log = NMEAPlayback(request: LocationRequest(maxAge: .seconds(1)), speed: .max)
+        guard case .answer(let replayed) = log.take(fix(dated: true)) else { Issue.record("no answer"); return }
+        #expect(LocationReport.text(replayed).contains("Source:    NMEA replay, 3D fix"))
+        #expect(TextReport(location: replayed, report: report, style: .plain).render().contains("Replayed: NMEA log"))
+    }
 }

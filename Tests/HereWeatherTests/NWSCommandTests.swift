@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HereWeatherCLI
 import HereWeatherCore
 
 /// The NWS through the command, in-process, against a local server: `provider = "nws"` in
@@ -21,7 +22,7 @@ import HereWeatherCore
                        _ override: @escaping @Sendable (String) -> FixtureServer.Response? = { _ in nil }) throws -> FixtureServer {
         var routes = ProviderSetup.nwsRoutes
         if let observedAgo {
-            let when = LocalTimeText.utc(Date().addingTimeInterval(-observedAgo))
+            let when = LocalTimeText.utc(Self.now.addingTimeInterval(-observedAgo))
             let body = String(decoding: Fixtures.data("weather/nws/observation-latest-ktpa.json"), as: UTF8.self)
                 .replacing("2026-11-26T18:53:00+00:00", with: when)
             routes["/stations/KTPA/observations/latest"] = .json(200, body)
@@ -34,6 +35,19 @@ import HereWeatherCore
         }
     }
 
+    /// 2026-11-26 19:53 UTC (14:53 EST): an hour after the recorded observation, within the
+    /// recorded forecasts (from 14:00 EST) and before the Flood Warning ends.
+    static let now = Date(timeIntervalSince1970: 1_795_722_780)
+    /// One clock for the suite's runs, so that a cache entry's age is never negative.
+    static let clock = ShiftedClock(date: now)
+
+    /// The command on a clock at `now` (running on real time, for the retry's pause): the
+    /// recordings are read as of their day.
+    func run(_ runner: InProcessCommand, _ arguments: [String],
+             environment: [String: String] = [:]) async throws -> InProcessCommand.Result {
+        try await runner.run(arguments, environment: environment, assembly: .test(.test(clock: Self.clock)))
+    }
+
     func config(_ server: FixtureServer, _ weather: String = nwsWeather, location: String = ProviderSetup.fixedLocation) -> String {
         location + "\n" + weather.replacing("BASE", with: server.baseURL)
     }
@@ -42,7 +56,7 @@ import HereWeatherCore
         let server = try Self.server(observedAgo: 1800)
         let runner = try InProcessCommand()
         try runner.writeConfig(config(server))
-        let result = try await runner.run(["--hourly", "--daily"], environment: ["COLUMNS": "120"])
+        let result = try await run(runner, ["--hourly", "--daily"], environment: ["COLUMNS": "120"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Partly Cloudy, 25.6 °C, feels like 25.9 °C"), "\(result.stdout)")
         #expect(result.stdout.contains("Wind 4.1 m/s from NE"))
@@ -60,13 +74,13 @@ import HereWeatherCore
         let server = try Self.server(observedAgo: 3 * 3600)
         let runner = try InProcessCommand()
         try runner.writeConfig(config(server))
-        let result = try await runner.run(["--json"])
+        let result = try await run(runner, ["--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["basis"] as? String == "forecast")
         #expect(current["station"] is NSNull)
         #expect(current["description"] as? String == "Partly Sunny")
-        let text = try await runner.run(["--no-cache"])
+        let text = try await run(runner, ["--no-cache"])
         #expect(text.stdout.contains("NWS forecast for 14:00 local time (no recent station observation)"), "\(text.stdout)")
     }
 
@@ -77,7 +91,7 @@ import HereWeatherCore
         let runner = try InProcessCommand()
         try runner.writeConfig(config(server, location: ProviderSetup.fixedLocation
             .replacing("27.9506", with: "51.5074").replacing("-82.4572", with: "-0.1278")))
-        let result = try await runner.run([])
+        let result = try await run(runner, [])
         #expect(result.status == 78)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("NWS covers only the United States"))
@@ -94,7 +108,7 @@ import HereWeatherCore
         let runner = try InProcessCommand()
         try runner.writeConfig(config(server))
         expired.withLock { $0 = true }
-        let failed = try await runner.run(["--no-stale"])
+        let failed = try await run(runner, ["--no-stale"])
         #expect(failed.status == 69)
         #expect(failed.stderr.split(separator: "\n").count == 1, "\(failed.stderr)")
         #expect(failed.stderr.contains("NWS answered HTTP 503: Forecast Grid Expired: The requested forecast grid was issued"))
@@ -104,9 +118,9 @@ import HereWeatherCore
         #expect((1...2).contains(server.requests.filter { $0 == "/gridpoints/TBW/71,98/forecast" }.count), "\(server.requests)")
         // With a report in the cache, the same failure shows it, marked.
         expired.withLock { $0 = false }
-        #expect(try await runner.run([]).status == 0)
+        #expect(try await run(runner, []).status == 0)
         expired.withLock { $0 = true }
-        let stale = try await runner.run(["--no-cache", "--json"])
+        let stale = try await run(runner, ["--no-cache", "--json"])
         #expect(stale.status == 0, "\(stale.stderr)")
         #expect(stale.stdout.contains(#""stale":true"#) || stale.stdout.contains(#""cached":true"#))
         #expect(stale.stdout.contains(#""title":"Flood Warning""#), "the cached alerts come back with it")
@@ -118,14 +132,14 @@ import HereWeatherCore
         let server = try Self.server()
         let runner = try InProcessCommand()
         try runner.writeConfig(config(server, "[weather]\nprovider = \"open-meteo\"\n[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\""))
-        let text = try await runner.run([], environment: ["COLUMNS": "120"])
+        let text = try await run(runner, [], environment: ["COLUMNS": "120"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Alert: Flood Warning (Severe), until Sat 28 Nov 14:00, from NWS Tampa Bay Ruskin FL"), "\(text.stdout)")
         #expect(text.stdout.contains("Open-Meteo"))
         #expect(server.requests.contains("/alerts/active?point=27.95,-82.46"))
         let alertRequests = server.requests.count
         // From the cache: no request at all, and the alert is still there.
-        let json = try await runner.run(["--json"])
+        let json = try await run(runner, ["--json"])
         #expect(server.requests.count == alertRequests)
         let weather = try #require(json.json?["weather"] as? [String: Any])
         #expect(weather["cached"] as? Bool == true)
@@ -135,7 +149,7 @@ import HereWeatherCore
         #expect(alerts.first?["end"] as? String == "2026-11-28T14:00:00-05:00")
         #expect(try await JSONSchemaCheck.problems([json.stdout], as: "report").isEmpty)
         // --format %A and waybar show the event's name.
-        let line = try await runner.run(["--format", "[%A]"])
+        let line = try await run(runner, ["--format", "[%A]"])
         #expect(line.stdout == "[Flood Warning]\n")
     }
 
@@ -157,7 +171,7 @@ import HereWeatherCore
         let server = try Self.server { target in target.hasPrefix("/alerts/") ? .json(500, #"{"title":"Unexpected Problem"}"#) : nil }
         let runner = try InProcessCommand()
         try runner.writeConfig(config(server, "[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\""))
-        let result = try await runner.run(["--verbose"])
+        let result = try await run(runner, ["--verbose"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("Alert:"))
         #expect(result.stderr.contains("/alerts/active?point=27.95,-82.46"))

@@ -75,8 +75,9 @@ import Glibc
         #expect(report.current.condition.group == .partlyCloudy)
         #expect(report.current.description == "Partly Cloudy")
         #expect(report.current.isDay == true)
-        // The hourly view: the first 12 hours, °F converted, "N mph", compass points.
-        #expect(report.hourly.count == 12)
+        // The hourly view: every hour from the current one, 12 shown; °F converted, "N mph", compass points.
+        #expect(report.hourly.count == 48)
+        #expect(report.shown(at: Self.anHourAfterTheObservation).hourly.count == 12)
         let first = try #require(report.hourly.first)
         #expect(LocalTime.iso8601(first.time, utcOffset: report.utcOffset) == "2026-11-26T14:00:00-05:00")
         #expect(abs((first.temperature ?? 0) - (80 - 32) * 5 / 9) < 0.001)
@@ -115,9 +116,11 @@ import Glibc
         let later = Self.anHourAfterTheObservation.addingTimeInterval(3600 + 60)  // 2 h 1 min after it
         let report = try await Self.provider(server, now: later).report(for: query())
         #expect(report.currentBasis == .forecast)
-        #expect(abs((report.current.temperature ?? 0) - (80 - 32) * 5 / 9) < 0.001, "the 14:00 hour")
-        #expect(report.current.description == "Partly Sunny")
-        #expect(report.current.humidity == 55)
+        // 20:54 UTC is 15:54 EST: the 15:00 hour, not the first one (14:00).
+        #expect(abs((report.current.temperature ?? 0) - (80 - 32) * 5 / 9) < 0.001, "the 15:00 hour")
+        #expect(LocalTime.iso8601(report.current.time, utcOffset: report.utcOffset) == "2026-11-26T15:00:00-05:00")
+        #expect(report.current.description == "Sunny")
+        #expect(report.current.humidity == 60)
     }
 
     /// The 2 h rule on the run's clock (`RunSystem.clock` through `ProviderFactory`), not the
@@ -218,7 +221,7 @@ import Glibc
         memory.store(Data(String(decoding: moved, as: UTF8.self).replacing("TBW/71,98", with: "TBW/1,1").utf8), for: point)
         let server = try Self.server()
         let report = try await Self.provider(server, memory: memory).report(for: query())
-        #expect(report.hourly.count == 12)
+        #expect(report.hourly.count == 48)
         #expect(server.requests.contains("/gridpoints/TBW/1,1/forecast"))
         #expect(server.requests.contains("/points/27.95,-82.46"))
         #expect(FileManager.default.contents(atPath: memory.path(for: point)) == moved, "the new answer replaces the old")
@@ -242,7 +245,7 @@ import Glibc
         try FileManager.default.removeItem(atPath: memory.path(for: point))
         try FileManager.default.createDirectory(atPath: memory.path(for: point), withIntermediateDirectories: true)
         let server = try Self.server()
-        #expect(try await Self.provider(server, memory: memory).report(for: query()).hourly.count == 12)
+        #expect(try await Self.provider(server, memory: memory).report(for: query()).hourly.count == 48)
     }
 
     @Test func urlsInTheAnswerAreFollowedOnlyOnTheConfiguredHost() async throws {
@@ -250,7 +253,7 @@ import Glibc
             .replacing("https://api.weather.gov/gridpoints", with: "http://elsewhere.example:9/gridpoints")
         let server = try Self.server { request in request.target.hasPrefix("/points/") ? .json(200, points) : nil }
         let report = try await Self.provider(server).report(for: query())
-        #expect(report.hourly.count == 12)
+        #expect(report.hourly.count == 48)
         #expect(server.requests.contains("/gridpoints/TBW/71,98/forecast/hourly"))
         let exchange = NWSExchange(baseURL: "https://mirror.example.org/nws/", userAgent: "", http: CurlHTTPClient(), pause: { _ in })
         #expect(exchange.onBaseURL("https://api.weather.gov/gridpoints/TBW/71,98/forecast")

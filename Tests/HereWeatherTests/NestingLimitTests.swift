@@ -92,7 +92,7 @@ import Testing
         let policy = runner.home.path + "/policy.toml"
         try ("version = 1\n[location]\n" + Self.deepArrays).write(toFile: policy, atomically: true, encoding: .utf8)
         try runner.writeConfig("version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 1\nlongitude = 2\n")
-        let result = try await runner.run(["where"], environment: [SystemPolicy.pathVariable: policy])
+        let result = try await runner.run(["where"], environment: [SystemPolicy.pathVariable: policy], asRoot: true)
         #expect(result.status == 78, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("Invalid system location policy \(policy): line 3, column "), "\(result.stderr)")
         #expect(result.stderr.contains("nested more than"), "\(result.stderr)")

@@ -60,6 +60,18 @@ import Testing
         #expect(service.calls.contains("GetManagedObjects"))
     }
 
+    /// Issue 35 E34: an ObjectManager whose answer lists none of the access points that
+    /// GetAllAccessPoints gave (only the devices): each is read one by one (GetAll), not
+    /// taken for "0 seen" or for 12 that could not be read.
+    @Test func accessPointsTheObjectManagerLeavesOutAreReadOneByOne() async throws {
+        let service = try await NetworkManagerService.started(fixture: "object-manager-without-access-points.json")
+        defer { service.stop() }
+        let found = try await NetworkManagerScanner(address: service.address).accessPoints(deadline: .now + .seconds(30))
+        #expect(found.count == 12)
+        #expect(found.contains { $0.macAddress.lowercased() == "f4:94:5f:76:4b:73" && $0.strength == 82 }, "\(found)")
+        #expect(service.calls.contains("GetManagedObjects"), "the ObjectManager was asked first")
+    }
+
     @Test func valuesOutsideTheirRangesAreClamped() {
         let properties: [String: DBusValue] = ["HwAddress": .string("F4:94:5F:76:4B:73"), "Strength": .int64(.max),
                                                "Frequency": .int64(.min), "LastSeen": .int64(.max)]

@@ -54,7 +54,7 @@ import Testing
         case .switchedOffByPolicy: try "[location]\nenabled = false\n".write(toFile: policy, atomically: true, encoding: .utf8)
         default: break
         }
-        let result = try await runner.run(refused.command, environment: ["HERE_WEATHER_SYSTEM_POLICY": policy])
+        let result = try await runner.run(refused.command, environment: ["HERE_WEATHER_SYSTEM_POLICY": policy], asRoot: true)
         if refused.command.first == "doctor" {
             #expect(result.stdout.contains { _ in true }, "doctor reported")
         } else {

@@ -183,10 +183,12 @@ import Testing
     @Test func farFutureAndFarPastDatesDoNotTrap() {
         let far = Nowcast(source: .metNorway, stepSeconds: 300,
                           steps: [Nowcast.Step(start: Date(timeIntervalSince1970: 253_402_300_000), intensity: 1),
+                                  Nowcast.Step(start: Date(timeIntervalSince1970: 253_402_300_300), intensity: 1),
+                                  Nowcast.Step(start: Date(timeIntervalSince1970: 253_402_300_600), intensity: 1),
                                   Nowcast.Step(start: Date(timeIntervalSince1970: -62_135_596_800), intensity: 1)],
                           issued: Self.now)
         #expect(NowcastOutlook(far, at: Self.now) == nil)
-        #expect(NowcastOutlook(far, at: Date(timeIntervalSince1970: 253_402_300_100)) != nil)
+        #expect(NowcastOutlook(far, at: Date(timeIntervalSince1970: 253_402_300_000)) != nil, "15 minutes at the end of year 9999")
     }
 
     @Test func aNowcastOlderThanFifteenMinutesIsNotCurrent() throws {
@@ -201,5 +203,47 @@ import Testing
         report.freshness = Freshness(replayed: true)
         let replayed = try #require(report.nowcastOutlook(at: Self.now.addingTimeInterval(86_400 * 30)))
         #expect(replayed.now == Self.now, "a replayed recording is read at its own time")
+    }
+
+    // MARK: An empty horizon (issue 35 A4)
+
+    @Test func stepsAllAtOneTimeAreNoNowcast() {
+        let nowcast = Nowcast(source: .pirateWeather, stepSeconds: 60,
+                              steps: Array(repeating: Nowcast.Step(start: Self.now, intensity: 0), count: 61), issued: Self.now)
+        #expect(NowcastOutlook(nowcast, at: Self.now) == nil, "one minute of data, however many steps")
+        #expect(NowcastOutlook(nowcast, at: Self.now.addingTimeInterval(50)) == nil)
+    }
+
+    @Test func aHorizonUnderFifteenMinutesIsNoNowcast() throws {
+        #expect(Self.outlook([0], at: 1) == nil, "14 minutes left")
+        #expect(Self.outlook([0, 0], at: 15.01) == nil)
+        #expect(try #require(Self.outlook([0, 0], at: 15)).horizonSeconds == 15 * 60, "15 minutes is enough")
+        #expect(Self.outlook([0, .nan, 3])?.horizonSeconds == 900.0)
+        #expect(Self.outlook([.nan, .nan]) == nil)
+        // Pirate Weather's minutes: 14 of them is not enough.
+        #expect(Self.outlook(Array(repeating: 0, count: 14), step: 60) == nil)
+        #expect(try #require(Self.outlook(Array(repeating: 0, count: 15), step: 60)).horizonSeconds == 15 * 60)
+    }
+
+    @Test func ratesOverThePhysicalLimitAreUnknown() throws {
+        #expect(try #require(Self.outlook([0, 500, 0])).peak == 500, "500 mm/h is the limit, still a rate")
+        let capped = try #require(Self.outlook([0, 0, 501, 0]))
+        #expect(capped.horizonSeconds == 30 * 60, "the step over the limit ends what is known")
+        #expect(capped.isDry)
+        #expect(Self.outlook([1e9, 0, 0]) == nil, "an unknown first step: no outlook")
+    }
+
+    @Test func neverNoRainInTheNextZeroMinutes() throws {
+        // The only step ends 10 s after now: nothing is said, in any output.
+        var report = try FormatStringTests.report("tampa-rain-in-30-min.json")
+        report.nowcast = Nowcast(source: .openMeteo, stepSeconds: 900,
+                                 steps: [Nowcast.Step(start: Self.now.addingTimeInterval(-890), intensity: 0)], issued: Self.now)
+        let text = TextReport(location: FormatStringTests.tampa, report: report, style: .plain)
+        var at = text
+        at.now = Self.now
+        #expect(!at.render().contains("in the next"), "\(at.render())")
+        let fields = ReportFields(location: FormatStringTests.tampa, report: report, now: Self.now)
+        #expect(try FormatString("%R").render(fields) == "")
+        #expect(JSONReport.render(location: FormatStringTests.tampa, report: report, now: Self.now).contains(#""horizon_s":null"#))
     }
 }

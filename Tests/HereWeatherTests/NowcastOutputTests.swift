@@ -86,6 +86,20 @@ import Testing
         #expect(try weatherJSON(try await replay("open-meteo", "open-meteo/tampa-metric.json", ["--json"]).stdout)["nowcast"] is NSNull)
     }
 
+    /// Issue 35 A4: steps all at one time (one of them over the physical limit) are no
+    /// nowcast in any output: never "No rain or snow in the next 0 min".
+    @Test func anEmptyHorizonIsNoNowcast() async throws {
+        let file = "pirateweather/tampa-nowcast-one-time.json"
+        let text = try await replay("pirateweather", file, [])
+        #expect(!text.stdout.contains("in the next"), "\(text.stdout)")
+        #expect(!text.stdout.contains("0 min"), "\(text.stdout)")
+        #expect(try await replay("pirateweather", file, ["--format", "[%R]"]).stdout == "[]\n")
+        let waybar = try await replay("pirateweather", file, ["--waybar"]).stdout
+        #expect(!waybar.contains("rain-soon") && !waybar.contains("in the next"), "\(waybar)")
+        let nowcast = try #require(try weatherJSON(try await replay("pirateweather", file, ["--json"]).stdout)["nowcast"] as? [String: Any])
+        #expect(nowcast["horizon_s"] is NSNull && nowcast["peak_intensity"] is NSNull, "\(nowcast)")
+    }
+
     @Test func theBarsHaveTimesAtBothEndsAndTheSource() async throws {
         let text = try await replay("open-meteo", "open-meteo/tampa-rain-in-30-min.json", [])
         #expect(text.stdout.contains("14:15 ▁▁▂▄▃▁▁▁ 16:15  Open-Meteo\n"), "\(text.stdout)")

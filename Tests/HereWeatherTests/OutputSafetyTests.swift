@@ -123,8 +123,9 @@ extension CommandRunner {
     }
 
     private func runBlocking(_ arguments: [String], stdout redirection: String) throws -> Result {
-        let run = try ChildProcess.run(["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirection)", Self.executable.path] + arguments,
-                                       environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        let command = ["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirection)", Self.executable.path] + arguments
+        let run = try ChildProcess.run(command, environment: ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        try LaunchFailure.check(run.termination, stderr: run.stderrText, command: command)
         return Result(status: run.termination.code, stdout: "", stderr: run.stderrText)
     }
 }

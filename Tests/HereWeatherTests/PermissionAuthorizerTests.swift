@@ -207,12 +207,13 @@ import Testing
                            SystemPolicy.pathVariable: folder + "/policy.toml"]
         try "[location.gpsd]\npermission = \"restricted\"\n".write(toFile: folder + "/policy.toml", atomically: true, encoding: .utf8)
         let authorizer = try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml",
-                                                               environment: environment)
+                                                               environment: environment, asRoot: true)
         #expect(authorizer.store.path == folder + "/state/here-weather/permissions.toml")
         #expect(authorizer.resolver.policy.restricted == [.gpsd])
         try "[location]\nenabled = \"no\"\n".write(toFile: folder + "/policy.toml", atomically: true, encoding: .utf8)
         #expect(throws: SystemPolicyError.self) {
-            try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml", environment: environment)
+            try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: "/c.toml", environment: environment,
+                                                  asRoot: true)
         }
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 /// `here-weather permissions`, run as a user runs it, with a private state folder and policy.
 @Suite struct PermissionsCommandTests {
-    /// A runner whose XDG state folder and system policy are its own.
+    /// A runner whose XDG state folder and system policy are its own (its runs are told they
+    /// run as root, who alone may name another policy; whoever runs the tests).
     struct User {
         let runner: InProcessCommand
         var state: String { runner.home.path + "/state" }
@@ -15,7 +16,7 @@ import Testing
 
         func run(_ arguments: [String]) async throws -> CommandRunner.Result {
             try await runner.run(["permissions"] + arguments,
-                           environment: ["XDG_STATE_HOME": state, SystemPolicy.pathVariable: policyPath])
+                           environment: ["XDG_STATE_HOME": state, SystemPolicy.pathVariable: policyPath], asRoot: true)
         }
 
         func writePolicy(_ text: String) throws {
@@ -176,6 +177,21 @@ import Testing
         #expect(user.row(after, "gpsd")[1] == "deny")
     }
 
+    /// The run's own word on root (`CommandContext.runsAsRoot`) decides whether the policy
+    /// variable is honoured, not the test process's uid: before, in-process runs as an ordinary
+    /// user ignored every test's policy, and as root honoured it for every "user".
+    @Test func onlyARunAsRootMayNameAnotherPolicy() async throws {
+        let user = try User()
+        try user.writePolicy("[location.ip]\npermission = \"restricted\"\n")
+        let environment = ["XDG_STATE_HOME": user.state, SystemPolicy.pathVariable: user.policyPath]
+        let root = try await user.runner.run(["permissions"], environment: environment, asRoot: true)
+        #expect(user.row(root, "ip") == ["ip", "restricted", "system policy (\(user.policyPath))"], "\(root.stdout)")
+        #expect(root.stderr.isEmpty, "\(root.stderr)")
+        let ordinary = try await user.runner.run(["permissions"], environment: environment, asRoot: false)
+        #expect(user.row(ordinary, "ip").dropFirst().first != "restricted", "\(ordinary.stdout)")
+        #expect(ordinary.stderr.contains("\(SystemPolicy.pathVariable) is ignored: only root"), "\(ordinary.stderr)")
+    }
+
     /// The real prompt on a pseudo-terminal, then the command that shows what it remembered.
     @Test func anAlwaysAnswerShowsUpInPermissions() async throws {
         let user = try User()
@@ -183,7 +199,7 @@ import Testing
                            SystemPolicy.pathVariable: user.policyPath]
         let terminal = try PseudoTerminal()
         let made = try TerminalPermissionAuthorizer.make(configuration: Configuration(), configPath: user.runner.configPath,
-                                                         environment: environment)
+                                                         environment: environment, asRoot: true)
         let authorizer = TerminalPermissionAuthorizer(resolver: made.resolver, store: made.store,
                                                       prompt: FileDescriptorPrompt(input: terminal.slave, output: terminal.slave))
         terminal.type("y\n")

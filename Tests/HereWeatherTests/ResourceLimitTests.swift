@@ -19,12 +19,41 @@ import Testing
         ("--as=400000000", 0), ("--nofile=4", 71), ("--nofile=6", 71), ("--nofile=7", 71), ("--nofile=15", 71), ("--nofile=16", 0),
     ]
 
-    /// Each case runs as a user id of its own that no other process has: `--nproc` counts
-    /// every thread of the real user, and the cases run side by side.
+    /// Each case runs as a user of its own, whom no other process counts against: `--nproc`
+    /// counts every thread of the real user, and the cases run side by side. Root gives each
+    /// case a user id of its own (`setpriv`, on a copy of the binary every user can reach); an
+    /// ordinary user runs it as root of a user namespace of its own, where the count starts
+    /// afresh (root there is held to the limit like anyone: `aContainersRootIsHeldToTheLimit`).
     @Test(arguments: cases.indices)
     func aLimitGivesALineAndAStatusNeverAHangOrACrash(index: Int) async throws {
+        try TestUser.requireUserNamespaces()
         let (limit, expected) = Self.cases[index]
-        let userID = UInt32(47_000 + index)
+        let id = UInt32(47_000 + index)
+        let run = try await Self.runLimited(limit, id: id) { command in
+            TestUser.isRoot ? TestUser.asUser(id, command) : TestUser.asRoot(command)
+        }
+        Self.expectALineAndAStatus(run, limit: limit, expected: expected)
+    }
+
+    static let containerCases: [(String, Int32)] = [("--nproc=3", 71), ("--nproc=6", 71), ("--nproc=12", 0)]
+
+    /// Root of a user namespace of its own (a container's root, an unprivileged `unshare -r`) is
+    /// held to `RLIMIT_NPROC`: only the first namespace's root passes it. Before, the start-up
+    /// check took any uid 0 for that root and skipped the threads, and under `--nproc=3` the run
+    /// hung until it was killed, as before issue 25.
+    @Test(arguments: containerCases.indices)
+    func aContainersRootIsHeldToTheLimit(index: Int) async throws {
+        try TestUser.requireUserNamespaces()
+        let (limit, expected) = Self.containerCases[index]
+        let id = UInt32(47_100 + index)
+        let run = try await Self.runLimited(limit, id: id) { command in TestUser.asRootOfAUserNamespace(command, id: id) }
+        Self.expectALineAndAStatus(run, limit: limit, expected: expected)
+    }
+
+    /// Runs the binary (`--no-cache`, fixed Tampa, a local Open-Meteo) under `prlimit limit`,
+    /// wrapped by `wrap` in a user of its own; HOME is given to `id` when the tests run as root.
+    static func runLimited(_ limit: String, id: UInt32,
+                    wrap: @escaping @Sendable ([String]) -> [String]) async throws -> ChildProcess.Finished {
         let server = try FixtureServer(routes: ["/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json")])
         defer { server.stop() }
         let runner = try CommandRunner()
@@ -36,12 +65,18 @@ import Testing
             [weather.open-meteo]
             base_url = "\(server.baseURL)"
             """)
-        try Self.give(runner.home.path, to: userID)
-        let id = String(userID)
-        let command = ["/usr/bin/setpriv", "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "--",
-                       "/usr/bin/prlimit", limit, "--", CommandRunner.executable.path, "--no-cache"]
+        if TestUser.isRoot { try give(runner.home.path, to: id) }
+        let binary = TestUser.isRoot ? CommandRunner.reachableExecutable : CommandRunner.executable.path
+        let command = wrap(["/usr/bin/prlimit", limit, "--", binary, "--no-cache"])
         let run = try await ChildProcess.finished(command, environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin",
                                                                          "LANG": "C.UTF-8"], limit: .seconds(30))
+        try LaunchFailure.check(run.termination, stderr: run.stderrText, command: command)
+        return run
+    }
+
+    /// A line and a status (`expected` when given), never a hang or a death by signal, and
+    /// never advice that risks data.
+    static func expectALineAndAStatus(_ run: ChildProcess.Finished, limit: String, expected: Int32?) {
         let stderr = run.stderrText
         #expect(!run.killed, "\(limit): still running after 30 s with a 3 s timeout: it hung")
         guard case .exited(let status) = run.termination else {

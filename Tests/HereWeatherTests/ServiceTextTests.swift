@@ -17,11 +17,25 @@ import Testing
     @Test(arguments: [
         ("120", "(retry after 120 s)"),
         (" 30 ", "(retry after 30 s)"),
-        ("Wed, 21 Oct 2026 07:28:00 GMT", "(retry after Wed, 21 Oct 2026 07:28:00 GMT)"),
+        ("Wed, 21 Oct 2026 07:28:00 GMT", "(retry after 2026-10-21 07:28 UTC)"),
     ])
     func retryAfterInBothForms(value: String, shown: String) {
         #expect(WeatherError.rateLimited(service: "Open-Meteo", retryAfter: value).message.contains(shown))
         #expect(GeocodingError.rateLimited(service: "Open-Meteo geocoding", retryAfter: value).message.contains(shown))
+    }
+
+    /// Only a Retry-After that parses is shown, as a time here-weather writes: never the
+    /// service's own text, which may hold anything (a key, a page, escape sequences).
+    @Test(arguments: ["placeholder-key-0123456789abcdef", "soon", "-5", "1.5", "99999999999", "\u{1B}[2J120",
+                      "Wed, 21 Oct 2026 07:28:00 CET", "tomorrow at 9", String(repeating: "9", count: 400)])
+    func aRetryAfterThatDoesNotParseIsNotShown(value: String) {
+        for message in [WeatherError.rateLimited(service: "Open-Meteo", retryAfter: value).message,
+                        GeocodingError.rateLimited(service: "Open-Meteo geocoding", retryAfter: value).message] {
+            #expect(!message.contains("retry after"), "\(message)")
+            #expect(!message.contains(value), "\(message)")
+        }
+        #expect(WeatherError.rateLimited(service: "Open-Meteo", retryAfter: value).message
+            == "Open-Meteo is rate-limiting requests. Run less often, or try again later.")
     }
 
     @Test func aBodyWithoutACurrentTemperatureIsNotWeather() throws {
@@ -36,5 +50,15 @@ import Testing
             #expect(error.message.contains("not weather data: it has no current temperature"))
             #expect(error.exitStatus == .serviceUnavailable && error.allowsStaleFallback)
         }
+    }
+
+    /// Issue 35 C17: a name that cannot be looked up is not a matter of waiting longer, so the
+    /// line does not advise `[weather] timeout`; a timeout still does.
+    @Test func aDNSFailureDoesNotAdviseTheTimeout() {
+        let dns = WeatherError.unreachable(service: "Open-Meteo", .cannotResolveHost("api.open-meteo.com")).message
+        #expect(dns == "Cannot reach Open-Meteo: could not resolve host api.open-meteo.com. Check the network connection and its name server (DNS), or the host in [weather.open-meteo] base_url.")
+        #expect(!dns.contains("timeout"))
+        let slow = WeatherError.unreachable(service: "Open-Meteo", .timedOut("api.open-meteo.com")).message
+        #expect(slow.contains("[weather] timeout"))
     }
 }

@@ -74,8 +74,25 @@ import Glibc
                                          terminal: .init(standardError: true))
     }
 
+    /// `onATerminal` on a test clock: the replay and its deadline wait on that clock, which moves
+    /// past the deadline only once the spinner's line is on the terminal. On the real clock a
+    /// loaded machine ended the 1 s deadline before the spinner's first frame (its task had no
+    /// thread yet), and the test failed for want of a spinner.
+    static func spinnerThenDeadline(_ arguments: [String]) async throws -> InProcessCommand.Result {
+        let clock = TestClock(), screen = CapturedOutput()
+        async let run = InProcessCommand().run(arguments, environment: ["TERM": "xterm"], killAfter: TestLimits.longestRun,
+                                               terminal: .init(standardError: true), standardError: screen,
+                                               assembly: .test(.test(clock: clock)))
+        let shown = ContinuousClock.now + TestLimits.longestRun
+        while !screen.text.contains("reading the NMEA source…"), ContinuousClock.now < shown {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        clock.advance(by: .seconds(2))
+        return try await run
+    }
+
     @Test func spinnerOnATerminalIsErasedBeforeTheMessage() async throws {
-        let result = try await Self.onATerminal(slowRun)
+        let result = try await Self.spinnerThenDeadline(slowRun)
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")
@@ -98,7 +115,7 @@ import Glibc
     let slowWhere = ["where"] + SpinnerOutputTests().slowRun
 
     @Test func whereShowsTheSpinnerOnATerminalAndErasesIt() async throws {
-        let result = try await SpinnerOutputTests.onATerminal(slowWhere)
+        let result = try await SpinnerOutputTests.spinnerThenDeadline(slowWhere)
         #expect(result.status == 75)
         let screen = result.stderr
         #expect(screen.contains("reading the NMEA source…"), "\(screen.debugDescription)")

@@ -215,7 +215,8 @@ import HereWeatherHTTP
         service.fail(with: Self.refused)
         clock.advance(23 * 60)
         let report = try await provider().report(for: query())
-        #expect(report.freshness == Freshness(cached: true, ageSeconds: 1380, stale: true))
+        #expect(report.freshness == Freshness(cached: true, ageSeconds: 1380, stale: true,
+                                              refreshFailure: Self.refused.message))
         #expect(service.calls == 2, "the service was asked first")
         let location = Location(coordinate: tampa, horizontalAccuracy: 1000, timestamp: clock.date, source: .fixed, name: "Tampa")
         let text = TextReport(location: location, report: report, style: .plain).render()
@@ -276,14 +277,16 @@ import HereWeatherHTTP
         #expect(try cache.load(key).fetchedAt == clock.date)
     }
 
-    /// Issue 14: an entry younger than the TTL is never called stale, even when it stands in
-    /// for a fetch that failed (`--no-cache`, or a lock still held at the deadline).
-    @Test func aFreshEntryStandingInForAFailedFetchIsNotStale() async throws {
+    /// Issue 35 (replacing issue 14's rule): an entry younger than the TTL that stands in for
+    /// a fetch that failed (`--no-cache` asked for a fresh answer) is marked stale, with the
+    /// failure: it is not what the user asked for.
+    @Test func aFreshEntryStandingInForAFailedFetchIsMarkedNotRefreshed() async throws {
         _ = try await provider().report(for: query())
         service.fail(with: Self.refused)
         clock.advance(10)
         let report = try await provider(readsFresh: false).report(for: query())
-        #expect(report.freshness == Freshness(cached: true, ageSeconds: 10, stale: false))
+        #expect(report.freshness == Freshness(cached: true, ageSeconds: 10, stale: true,
+                                              refreshFailure: Self.refused.message))
         #expect(service.calls == 2, "the service was asked first")
     }
 

@@ -114,8 +114,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").filter { $0.contains("Alert: ") }
         #expect(lines.count == 2)
-        #expect(lines.first?.contains("Small Craft Advisory") == true)
-        #expect(lines.first?.contains("Small Craft Advisory (Minor), until Mon 23 Nov 04:00, from NWS Tampa Bay Ruskin FL") == true)
+        // The most severe first: the Rip Current Statement (Moderate), then the Small Craft Advisory (Minor).
+        #expect(lines.first?.contains("Rip Current Statement (Moderate)") == true)
+        #expect(lines.last?.contains("Small Craft Advisory (Minor), until Mon 23 Nov 04:00, from NWS Tampa Bay Ruskin FL") == true)
         #expect(!result.stdout.contains("issued November 22"), "the headline's \"until\" is not repeated")
     }
 
@@ -125,8 +126,10 @@ import Testing
                                            "--weather-replay", pirateReplay])
         #expect(result.status == 0, "\(result.stderr)")
         let weather = try #require(result.json?["weather"] as? [String: Any])
-        let alerts = try #require(weather["alerts"] as? [[String: Any]])
+        var alerts = try #require(weather["alerts"] as? [[String: Any]])
         #expect(alerts.count == 2)
+        #expect(alerts.map { $0["title"] as? String } == ["Rip Current Statement", "Small Craft Advisory"], "the most severe first")
+        alerts.swapAt(0, 1)
         #expect(Set(alerts[0].keys) == ["title", "severity", "start", "end", "source", "description", "uri", "headline", "instruction"])
         // The title is the event; the whole headline and the issuer are kept apart.
         #expect(alerts[0]["title"] as? String == "Small Craft Advisory")
@@ -152,7 +155,7 @@ import Testing
 
         let line = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "pirateweather",
                                          "--format", "%t [%A]", "--weather-replay", pirateReplay])
-        #expect(line.stdout.hasSuffix(" [Small Craft Advisory +1]\n"), "the event's name, not the whole headline: \(line.stdout)")
+        #expect(line.stdout.hasSuffix(" [Rip Current Statement +1]\n"), "the event's name, not the whole headline: \(line.stdout)")
         let quiet = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--format", "%t [%A]",
                                           "--weather-replay", Fixtures.url("weather/open-meteo/tampa-metric.json").path])
         #expect(quiet.stdout == "26.8°C []\n")

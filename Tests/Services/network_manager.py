@@ -15,7 +15,9 @@ Fixture: {"wireless_enabled": bool, "hardware_enabled": bool, "refuse_access_poi
 (the generated access points' properties answer AccessDenied), "object_manager": bool
 (GetManagedObjects on /org/freedesktop answers every access point's properties, as
 NetworkManager's ObjectManager does; without it, as for an older NetworkManager, the call
-fails with UnknownMethod), "devices": [device]}, where
+fails with UnknownMethod), "object_manager_without_access_points": bool (GetManagedObjects
+answers, but without the access points GetAllAccessPoints names: only the devices),
+"devices": [device]}, where
 a device is {"interface", "type" (2 = Wi-Fi), "access_points": [ap], "last_scan_age_s",
 "after_scan": [ap] (the list a RequestScan yields), "scan_ms" (how long a scan takes;
 absent: it never finishes), "scan_hangs" (RequestScan never answers),
@@ -244,6 +246,9 @@ class NetworkManager(ServiceInterface):
             interface = "org.freedesktop.NetworkManager.AccessPoint"
             objects = {path: {interface: self.properties(ap)} for path, ap in self.generated.items()}
             objects.update({path: {interface: self.properties(ap)} for path, ap in self.exported.items()})
+            if self.fixture.get("object_manager_without_access_points"):
+                objects = {path: {"org.freedesktop.NetworkManager.Device": {"DeviceType": Variant("u", 2)}}
+                           for path in self.devices}
             return Message.new_method_return(message, "a{oa{sa{sv}}}", [objects])
         access_point = self.generated.get(message.path)
         if access_point is None or message.interface != "org.freedesktop.DBus.Properties":

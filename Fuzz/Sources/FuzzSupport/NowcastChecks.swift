@@ -14,7 +14,12 @@ public enum NowcastChecks {
         requireFinite(nowcast.issued.timeIntervalSince1970, "the nowcast's time")
         for at in times + [nowcast.issued] {
             guard let outlook = NowcastOutlook(nowcast, at: at) else { continue }
-            require(outlook.horizonSeconds > 0 && outlook.horizonSeconds <= 7200, "a horizon of \(outlook.horizonSeconds) s")
+            // The horizon rule: at least 15 minutes (never "in the next 0 min"), at most two hours,
+            // every step's rate known and within physical limits.
+            require(outlook.horizonSeconds >= Nowcast.minimumHorizonSeconds && outlook.horizonSeconds <= 7200,
+                    "a horizon of \(outlook.horizonSeconds) s")
+            require(outlook.steps.allSatisfy { ($0.intensity ?? -1) >= 0 && ($0.intensity ?? .infinity) <= Nowcast.maximumIntensity },
+                    "a step's rate outside 0...\(Nowcast.maximumIntensity) mm/h")
             if let starts = outlook.startsAt {
                 require(starts >= outlook.now && starts < outlook.horizonEnd, "a start outside the horizon")
             }
@@ -29,6 +34,7 @@ public enum NowcastChecks {
                 for (what, line) in [("sentence", text.sentence), ("short form", text.short), ("bars", text.bars(width: 40))] {
                     requirePlainText(line, "the nowcast's \(what)")
                     require(!line.contains("\n"), "the nowcast's \(what) is one line")
+                    require(!line.contains(" 0 min"), "the nowcast's \(what) says 0 min: \(line)")
                 }
                 require(TextWidth.columns(text.bars(width: 80)) <= 80, "the nowcast's bars are wider than 80")
             }

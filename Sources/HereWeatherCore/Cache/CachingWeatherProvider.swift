@@ -19,7 +19,8 @@ import Foundation
 ///    as fetched now, with the service's new lifetime, without downloading it again;
 /// 4. when the fetch fails for a reason `WeatherError.allowsStaleFallback` accepts (a lock
 ///    still held at the deadline leaves no time to fetch: a timeout), answers from an entry
-///    younger than `staleLimit`, marked `stale` with its age unless it is still fresh.
+///    younger than `staleLimit`, marked `stale` with its age and the failure
+///    (`Freshness.refreshFailure`), even one still fresh that `--no-cache` asked past.
 ///
 /// Reports carry `freshness`: `cached` and `ageSeconds` for cache answers, `stale` for step 4.
 public struct CachingWeatherProvider: WeatherProvider {
@@ -92,7 +93,11 @@ public struct CachingWeatherProvider: WeatherProvider {
             answer.report.freshness = Freshness()
             return answer
         } catch let error as WeatherError where allowsStale && error.allowsStaleFallback {
-            guard let stale = cached(key, fresh: false) else { throw error }
+            guard var stale = cached(key, fresh: false) else { throw error }
+            // The service was asked and did not answer: the report stands in for that answer,
+            // and says so, even when it is within its lifetime (--no-cache asked past it).
+            stale.report.freshness.stale = true
+            stale.report.freshness.refreshFailure = error.message
             return stale
         }
     }
@@ -138,7 +143,7 @@ extension WeatherError {
             return error != .invalidURL && error != .cancelled
         case .serviceFailed(_, let status, _):
             return status >= 500
-        case .rateLimited, .undecodable:
+        case .rateLimited, .undecodable, .forecastEnded:
             return true
         case .keyRejected, .missingKey, .recordingUnreadable, .recordingNotWeatherData, .missingContact, .identificationRefused, .planLacksProduct,
              .insecureBaseURL, .outsideCoverage:

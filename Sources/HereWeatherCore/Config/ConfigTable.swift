@@ -228,4 +228,15 @@ struct UnknownConfigKey: Equatable {
     func warning(_ file: String) -> String {
         "unknown key \(key) \(file):\(position.line) (ignored)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     }
+
+    /// Past this many unknown keys, one warning line gives their count instead of a line each.
+    static let listedAtMost = 5
+
+    /// The warnings for `keys`: a line each, or, for more than `listedAtMost`, one line with
+    /// their count and the first and last ("30000 unknown keys at /path/config.toml (ignored),
+    /// from x0 on line 2 to x29999 on line 30001"), so that a stray block cannot flood stderr.
+    static func warnings(_ keys: [UnknownConfigKey], file: String) -> [String] {
+        guard keys.count > listedAtMost, let first = keys.first, let last = keys.last else { return keys.map { $0.warning(file) } }
+        return ["\(keys.count) unknown keys \(file) (ignored), from \(first.key) on line \(first.position.line) to \(last.key) on line \(last.position.line)"]
+    }
 }

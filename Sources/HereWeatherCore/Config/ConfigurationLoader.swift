@@ -77,7 +77,7 @@ public enum ConfigurationLoader {
                 ?? config.privacy.coordinateDecimals
             config.privacy.placeNames = try privacy.bool("place_names") ?? config.privacy.placeNames
         }
-        let warnings = root.unknownKeys.map { $0.warning("at \(path)") }
+        let warnings = UnknownConfigKey.warnings(root.unknownKeys, file: "at \(path)")
         return (config, warnings)
     }
 

@@ -36,6 +36,35 @@ public struct HTTPRequest: Sendable {
     }
 }
 
+extension HTTPRequest {
+    /// The User-Agent of a request that sets none.
+    public static let defaultUserAgent = "here-weather/\(HereWeatherVersion.current) (+https://github.com/here-weather/here-weather)"
+    /// The encodings every request accepts (libcurl decodes them).
+    public static let acceptEncoding = "gzip, deflate"
+
+    /// The header fields sent, each name once (names compared without case): the request's
+    /// own, a repeated one at its first place with its last value; then, when the request
+    /// sets none of them, `Accept: application/json`, the default User-Agent and
+    /// `Accept-Encoding`. The client sends exactly these; libcurl adds only `Host` and, for a
+    /// body, `Content-Length`. What `--verbose` shows.
+    public var sentHeaders: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        for header in headers {
+            if let index = fields.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) {
+                fields[index].value = header.value
+            } else {
+                fields.append(header)
+            }
+        }
+        let defaults = [("Accept", "application/json"), ("User-Agent", Self.defaultUserAgent),
+                        ("Accept-Encoding", Self.acceptEncoding)]
+        for (name, value) in defaults where !fields.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            fields.append((name, value))
+        }
+        return fields
+    }
+}
+
 /// What a server answered.
 public struct HTTPResponse: Sendable {
     public var status: Int
@@ -60,6 +89,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     case tlsFailure(String)
     /// An https request was redirected to plain http (or another scheme), which is refused.
     case insecureRedirect(String)
+    /// The host redirected the request where it is not followed (`SameOriginRedirects`):
+    /// `to` is the target's scheme, host and port.
+    case redirected(String, to: String, status: Int)
     case timedOut(String)
     /// Something answered on the service's port, but not with HTTP (an SSH banner, garbage,
     /// a 1xx with nothing after it): a wrong port, or a proxy or firewall in the way.
@@ -80,6 +112,8 @@ public enum HTTPError: Error, Sendable, Equatable {
         case .cannotConnect(let host): return "could not connect to \(host)"
         case .tlsFailure(let host): return "secure connection to \(host) failed"
         case .insecureRedirect(let host): return "\(host) redirected the https request to plain http, which is refused"
+        case .redirected(let host, let target, let status):
+            return "\(host) redirected the request to \(target) (HTTP \(status)), which is not followed, so nothing was sent there"
         case .timedOut(let host): return "\(host) did not answer in time"
         case .notHTTP(let host): return "\(host) answered, but not with HTTP"
         case .bodyTooLarge(let limit): return "the response was larger than \(limit / 1024) KiB"

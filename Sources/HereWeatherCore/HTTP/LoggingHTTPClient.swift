@@ -1,10 +1,18 @@
-/// An HTTP client that reports each request exactly as sent, with secrets redacted, and
-/// how it ended: what `--verbose` prints.
+import Synchronization
+
+/// An HTTP client that reports each request exactly as sent (its header fields as
+/// `HTTPRequest.sentHeaders` gives them), with secrets redacted, and how it ended: what
+/// `--verbose` prints.
+///
+/// Requests run at once (the weather beside its alerts), so each exchange has a number, and
+/// every line of it starts with it ("[2] GET ...", "[2] -> HTTP 200 ..."): lines of
+/// exchanges that overlap can be told apart.
 public struct LoggingHTTPClient: HTTPClient {
     public let base: any HTTPClient
     /// Values never to show (API keys, tokens), besides the query parameters that hold keys.
     public let secrets: [String]
     public let log: @Sendable (String) -> Void
+    private let exchanges = ExchangeCounter()
 
     /// Query parameters whose values are always redacted.
     static let secretParameters: Set<String> = ["appid", "token", "key", "api_key", "apikey", "access_key"]
@@ -16,21 +24,23 @@ public struct LoggingHTTPClient: HTTPClient {
     }
 
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        log("\(request.method) \(redact(request.url))")
-        for header in request.headers {
+        let number = "[\(exchanges.next())]"
+        var lines = ["\(number) \(request.method) \(redact(request.url))"]
+        for header in request.sentHeaders {
             let secret = header.name.lowercased() == "authorization"
-            log("  \(header.name): \(secret ? "[redacted]" : redact(header.value))")
+            lines.append("\(number)   \(header.name): \(secret ? "[redacted]" : redact(header.value))")
         }
         if let body = request.body {
-            log("  body: " + (request.loggedBody.map(redact) ?? "\(body.count) bytes"))
+            lines.append("\(number)   body: " + (request.loggedBody.map(redact) ?? "\(body.count) bytes"))
         }
+        for line in lines { log(line) }
         let started = ContinuousClock.now
         do {
             let response = try await base.get(request)
-            log("  -> HTTP \(response.status), \(response.body.count) bytes, \(milliseconds(since: started)) ms")
+            log("\(number) -> HTTP \(response.status), \(response.body.count) bytes, \(milliseconds(since: started)) ms")
             return response
         } catch let error as HTTPError {
-            log("  -> failed after \(milliseconds(since: started)) ms: \(error.summary)")
+            log("\(number) -> failed after \(milliseconds(since: started)) ms: \(error.summary)")
             throw error
         }
     }
@@ -61,5 +71,14 @@ public struct LoggingHTTPClient: HTTPClient {
     private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = ContinuousClock.now - start
         return elapsed.wholeMilliseconds
+    }
+}
+
+/// The numbers of a run's HTTP exchanges, from 1.
+final class ExchangeCounter: Sendable {
+    private let last = Atomic<Int>(0)
+
+    func next() -> Int {
+        last.add(1, ordering: .relaxed).newValue
     }
 }

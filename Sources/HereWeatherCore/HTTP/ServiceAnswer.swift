@@ -64,6 +64,15 @@ struct ServiceAnswer: Sendable {
         }
     }
 
+    /// As `send`, with redirects followed only to the request's own scheme, host and port,
+    /// once (`SameOriginRedirects`): for weather, alerts and geocoding requests.
+    static func sendKeepingHost(_ request: HTTPRequest, http: any HTTPClient,
+                                unreachable: (HTTPError) -> any Error) async throws -> HTTPResponse {
+        try await SameOriginRedirects.send(request, unreachable: unreachable) {
+            try await send($0, http: http, unreachable: unreachable)
+        }
+    }
+
     /// The JSON body of a 2xx answer; otherwise the `Failure` the outcome means. `howToSetKey`
     /// is given for keyed services: a 401/403 then means the key was rejected.
     func json<Failure: ServiceFailure>(service: String, howToSetKey: String?,

@@ -143,7 +143,13 @@ extension UserLocale {
         return messages.first { english.text($0, []).lowercased() == wanted }
     }
 
-    /// Where a location came from: "GPS (gpsd)", "IP lookup", "command line".
+    /// Where a location came from: "GPS (gpsd)", "IP lookup", "command line"; a live NMEA
+    /// device or FIFO is "NMEA device", a log "NMEA replay" (`Location.originName`).
+    func sourceName(_ location: Location) -> String {
+        location.isLiveNMEA ? text(.sourceNmeaDevice) : sourceName(location.origin)
+    }
+
+    /// Where a location of `origin` came from.
     func sourceName(_ origin: LocationOrigin) -> String {
         switch origin {
         case .source(.gpsd): return text(.sourceGpsd)

@@ -116,6 +116,7 @@ public struct RememberingLocationProvider: LocationProvider {
         if let last = await usableMemory(request, accurateEnough: true) {
             var answer = last
             answer.meetsDesiredAccuracy = true
+            answer.memory = .recent
             return answer
         }
         let fix: Location
@@ -128,6 +129,7 @@ public struct RememberingLocationProvider: LocationProvider {
                 throw staleMemoryNamed(in: error, request: request)
             }
             last.meetsDesiredAccuracy = false
+            last.memory = .standsIn
             return last
         }
         if let source = fix.source, LastLocationStore.rememberedSources.contains(source) { store.save(fix) }

@@ -28,10 +28,13 @@ public enum LocationSource: String, Sendable, Equatable, CaseIterable {
         case .geoclue: return "GeoClue"
         case .wifi: return "Wi-Fi positioning"
         case .ip: return "IP lookup"
-        case .nmea: return "NMEA replay"
+        case .nmea: return "NMEA replay"  // a live device or FIFO: `liveNMEAName`
         case .fixed: return "fixed location"
         }
     }
+
+    /// An NMEA source read live (a serial device, a FIFO) rather than replayed from a log.
+    public static let liveNMEAName = "NMEA device"
 
     /// The chain when `[location] sources` is not set, in priority order: every source that
     /// finds the location by itself, then the fixed location when one is configured. Sources
@@ -83,6 +86,17 @@ public struct Location: Sendable, Equatable {
     public var nearbyPlace: NearbyPlace?
     /// How many Wi-Fi access points the fix was asked for (Wi-Fi positioning); `nil` otherwise.
     public var accessPoints: Int?
+    /// Why the fix is the remembered one (`RememberingLocationProvider`) rather than a live
+    /// one; `nil` for a fix the source gave in this run.
+    public var memory: Memory?
+
+    /// Why a remembered fix answered.
+    public enum Memory: Sendable, Equatable {
+        /// It was recent and accurate enough: no source was asked.
+        case recent
+        /// Every source failed, and it was still within max age.
+        case standsIn
+    }
 
     /// A fix from the configured source `source`.
     public init(coordinate: Coordinate, horizontalAccuracy: Double? = nil, timestamp: Date,
@@ -115,6 +129,15 @@ public struct Location: Sendable, Equatable {
         self.service = service
         self.nearbyPlace = nearbyPlace
         self.accessPoints = accessPoints
+    }
+
+    /// Whether the fix came from an NMEA device or FIFO read live (no log clock), not a log.
+    public var isLiveNMEA: Bool { source == .nmea && logClock == nil }
+
+    /// How the fix's origin reads in a sentence: `origin.displayName`, with a live NMEA
+    /// device or FIFO called "NMEA device", not "NMEA replay".
+    public var originName: String {
+        isLiveNMEA ? LocationSource.liveNMEAName : origin.displayName
     }
 
     /// The fix's age in seconds at `now` (this machine's clock), or on the log's clock for a replay.

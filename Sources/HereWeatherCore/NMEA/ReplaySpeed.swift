@@ -9,7 +9,7 @@ public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
     public init?(_ text: String) {
         if text.lowercased() == "max" {
             self = .max
-        } else if let value = Double(text), value.isFinite, value > 0 {
+        } else if let value = DecimalText.number(text), value > 0 {
             self = .factor(value)
         } else {
             return nil

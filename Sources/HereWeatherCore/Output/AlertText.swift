@@ -6,6 +6,20 @@ import Foundation
 
 /// Weather alerts in words, for the text report, the status-bar tooltip and `%A`.
 enum AlertText {
+    /// How many alerts the text report and the tooltip list (the most severe: a report's
+    /// alerts are in that order, `WeatherReport.shown(at:)`); JSON lists them all.
+    static let listed = 5
+
+    /// After the listed alerts: "and 3 more alerts (--json lists them all)".
+    static func more(_ count: Int, locale: UserLocale = .english) -> String {
+        locale.text(.alertsAndMore, count: count)
+    }
+
+    /// The alerts a text lists, and how many more there are.
+    static func listed(_ alerts: [WeatherAlert]) -> (shown: ArraySlice<WeatherAlert>, more: Int) {
+        (alerts.prefix(listed), max(0, alerts.count - listed))
+    }
+
     /// "Small Craft Advisory (Moderate), until Sun 22 Nov 23:00, from NWS Tampa Bay".
     /// The title is translated where it is one of the NWS's known events, the severity where
     /// it is one of CAP's words; the issuer is as the service wrote it.

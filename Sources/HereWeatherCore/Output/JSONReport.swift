@@ -46,6 +46,7 @@ public enum JSONReport {
             ("mode", .number(location.mode.map(Double.init))),
             ("simulated", .bool(location.simulated)),
             ("access_points", .number(location.accessPoints.map(Double.init))),
+            ("remembered", .bool(location.memory != nil)),
             ("nearest_place", location.nearbyPlace.map { nearbyPlaceObject($0, locale: locale) } ?? .null),
         ])
     }

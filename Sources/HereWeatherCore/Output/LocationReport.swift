@@ -7,6 +7,14 @@ import HereWeatherPlaces
 
 /// `here-weather where`: the location only, like GeoClue's where-am-i.
 public enum LocationReport {
+    /// Why the remembered fix answered, for `--verbose` (English, as every `--verbose` line).
+    static func why(_ memory: Location.Memory) -> String {
+        switch memory {
+        case .recent: return "recent and accurate enough, so no source was asked"
+        case .standsIn: return "no source gave a fix, and it is within max age"
+        }
+    }
+
     /// Aligned "Label: value" lines, every character in `charset`, in `locale`'s language.
     public static func text(_ location: Location, now: Date = Date(), charset: TextCharset = .utf8,
                             locale: UserLocale = .english) -> String {
@@ -19,11 +27,12 @@ public enum LocationReport {
         if let altitude = location.altitude {
             rows.append((locale.text(.whereAltitude), locale.measure(locale.number(altitude, 1), .unitMetres)))
         }
-        var source = locale.sourceName(location.origin)
+        var source = locale.sourceName(location)
         if let service = location.service { source = locale.text(.whereVia, source, service) }
         if let count = location.accessPoints { source = locale.text(.whereAccessPoints, count: count, source) }
         if let mode = location.mode { source = locale.text(.whereFixMode, source, String(mode)) }
         if location.simulated { source = locale.text(.provenanceSimulated, source) }
+        if location.memory != nil { source = locale.text(.whereRemembered, source, locale.elapsed(location.age(at: now))) }
         rows.append((locale.text(.whereSource), source))
         if let name = location.name ?? location.nearbyPlace.map(locale.nearby) { rows.append((locale.text(.wherePlace), name)) }
         rows += timeRows(location, now: now, locale: locale)
@@ -39,6 +48,10 @@ public enum LocationReport {
     public static func verboseLines(_ location: Location, now: Date = Date()) -> [String] {
         let rows = timeRows(location, now: now, locale: .english).map { "\($0.0): \($0.1)" }
         var lines = ["location: " + rows.joined(separator: "; ")]
+        if let memory = location.memory {
+            let remembered = UserLocale.english.text(.whereRemembered, location.originName, ageText(location.age(at: now)))
+            lines.append("location: " + remembered + ": " + why(memory))
+        }
         if let note = ReceiverClock.note(for: location) { lines.append("location: Note: " + note) }
         return lines
     }

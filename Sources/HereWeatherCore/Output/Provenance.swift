@@ -19,6 +19,9 @@ public enum Provenance {
             if location.simulated { text = locale.text(.provenanceSimulated, text) }
         case .source(.geoclue):
             text = locale.text(.provenanceGeoclue, accuracy, ago())
+        case .source(.nmea) where location.isLiveNMEA:
+            text = locale.text(.provenanceNmeaDevice, accuracy, ago())
+            if location.simulated { text = locale.text(.provenanceSimulated, text) }
         case .source(.nmea):
             text = locale.text(.provenanceNmea, accuracy)
             if location.simulated { text = locale.text(.provenanceSimulated, text) }

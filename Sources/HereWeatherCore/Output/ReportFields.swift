@@ -99,6 +99,14 @@ public struct ReportFields: Sendable {
         return report.freshness.ageSeconds >= 60 ? locale.text(.fieldsOfflineFor, age) : locale.text(.fieldsOffline)
     }
 
+    /// The warning for a report shown in place of a failed refresh: "not refreshed, showing
+    /// the report from 3 min ago: Cannot reach Open-Meteo: ...", one line; `nil` for others.
+    public static func refreshWarning(_ report: WeatherReport) -> String? {
+        guard let failure = report.freshness.refreshFailure else { return nil }
+        return "not refreshed, showing the report from \(LocationReport.ageText(report.freshness.ageSeconds)) ago: "
+            + ServiceText.oneLine(failure) + "."
+    }
+
     /// The weather alerts in a few words ("Small Craft Advisory +1"); "" when there are none.
     public var alerts: String { charset.fold(AlertText.short(report.alerts, locale: locale)) }
 

@@ -7,6 +7,10 @@ extension TextReport {
         switch report.currentBasis {
         case .observation(let station)?:
             return locale.text(.reportSourceObserved, name, station, observed)
+        case .forecast? where report.currentForecastEnded(at: report.tableTime):
+            // Nothing newer in the forecast (a stale report): its date, never passed off as now.
+            let day = locale.dayLabel(LocalTime(report.current.time, utcOffset: report.utcOffset).dateString)
+            return locale.text(.reportSourceForecastEnded, name, day, observed)
         case .forecast?:
             return locale.text(.reportSourceForecast, name, observed)
         case nil:

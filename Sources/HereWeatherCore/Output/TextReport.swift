@@ -90,11 +90,15 @@ public struct TextReport: Sendable {
         if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
             lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
         }
-        for alert in report.alerts {
-            let label = locale.text(.alertLabel)
-            lines += hanging(style.glyphs ? AlertText.mark(output.icons) + "  " + label : label,
-                             charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
+        let alerts = AlertText.listed(report.alerts)
+        let alertLabel = locale.text(.alertLabel)
+        let label = style.glyphs ? AlertText.mark(output.icons) + "  " + alertLabel : alertLabel
+        for alert in alerts.shown {
+            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
             lines += alertDetail(alert)
+        }
+        if alerts.more > 0 {
+            lines += hanging(String(repeating: " ", count: TextWidth.columns(label)), AlertText.more(alerts.more, locale: locale))
         }
         let observed = clock(current.time) ?? ""
         var source = sourceText(observed: observed)
@@ -132,7 +136,7 @@ public struct TextReport: Sendable {
     /// was played back (`--replay`, `--weather-replay`) rather than live.
     var replayNote: String? {
         let name = report.provider.displayName
-        switch (location.source == .nmea, report.freshness.replayed) {
+        switch (location.source == .nmea && !location.isLiveNMEA, report.freshness.replayed) {
         case (true, true): return locale.text(.reportReplayedBoth, name)
         case (true, false): return locale.text(.reportReplayedNmea)
         case (false, true): return locale.text(.reportReplayedWeather, name)

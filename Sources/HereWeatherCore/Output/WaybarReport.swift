@@ -37,11 +37,13 @@ public enum WaybarReport {
         let current = fields.report.current
         let locale = fields.locale
         var lines = [fields.place, "\(fields.glyph) \(fields.conditionWords)"]
-        for alert in fields.report.alerts {
+        let alerts = AlertText.listed(fields.report.alerts)
+        for alert in alerts.shown {
             lines.append(AlertText.mark(fields.output.icons) + " "
                          + fields.charset.fold(AlertText.line(alert, utcOffset: fields.report.utcOffset,
                                                                clock: fields.output.clock, locale: locale)))
         }
+        if alerts.more > 0 { lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.more(alerts.more, locale: locale)) }
         lines.append(current.feelsLike != nil ? locale.text(.tooltipTemperatureFeelsLike, fields.temperature, fields.feelsLike)
                      : locale.text(.tooltipTemperature, fields.temperature))
         if let wind = TextReport.windWords(speed: current.windSpeed, direction: current.windDirection,

@@ -55,11 +55,12 @@ public struct PermissionResolver: Sendable {
         self.warnings = warnings
     }
 
-    /// Reads the system policy and the remembered decisions named by `environment`.
+    /// Reads the system policy and the remembered decisions named by `environment` (the policy
+    /// from another file only `asRoot`: `SystemPolicy.load(environment:asRoot:)`).
     /// Throws `SystemPolicyError` (exit 78) for a policy file that exists but cannot be used.
-    public static func load(configuration: Configuration, configPath: String,
-                            environment: [String: String]) throws -> PermissionResolver {
-        let policy = try SystemPolicy.load(environment: environment)
+    public static func load(configuration: Configuration, configPath: String, environment: [String: String],
+                            asRoot: Bool = SystemPolicy.runsAsRoot) throws -> PermissionResolver {
+        let policy = try SystemPolicy.load(environment: environment, asRoot: asRoot)
         let store = PermissionStore(environment: environment)
         let loaded = store.load()
         return PermissionResolver(location: configuration.location, configPath: configPath, policy: policy,

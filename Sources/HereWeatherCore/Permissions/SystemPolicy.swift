@@ -108,7 +108,7 @@ public struct SystemPolicy: Sendable, Equatable {
         } catch ConfigError.invalidValue(_, let key, let expected, let found) {
             throw SystemPolicyError.invalid(path: path, detail: "\(key) must be \(expected), not \(found)")
         }
-        policy.warnings += root.unknownKeys.map { $0.warning("in the system policy \(path)") }
+        policy.warnings += UnknownConfigKey.warnings(root.unknownKeys, file: "in the system policy \(path)")
         return policy
     }
 

@@ -35,12 +35,13 @@ public final class TerminalPermissionAuthorizer: LocationAuthorizer {
     }
 
     /// The authorizer for a run: the system policy and remembered decisions from
-    /// `environment`, prompting on `prompt` (stdin/stderr). Throws `SystemPolicyError` (exit 78)
-    /// when a policy file exists but cannot be used.
+    /// `environment` (another policy file only `asRoot`), prompting on `prompt` (stdin/stderr).
+    /// Throws `SystemPolicyError` (exit 78) when a policy file exists but cannot be used.
     public static func make(configuration: Configuration, configPath: String, environment: [String: String],
+                            asRoot: Bool = SystemPolicy.runsAsRoot,
                             prompt: any PermissionPrompt = FileDescriptorPrompt()) throws -> TerminalPermissionAuthorizer {
         let resolver = try PermissionResolver.load(configuration: configuration, configPath: configPath,
-                                                   environment: environment)
+                                                   environment: environment, asRoot: asRoot)
         return TerminalPermissionAuthorizer(resolver: resolver, store: PermissionStore(environment: environment), prompt: prompt)
     }
 

@@ -53,7 +53,8 @@ public enum JSONValue: Sendable, Equatable {
     public var double: Double? {
         switch self {
         case .number(let value): return value.isFinite ? value : nil
-        case .string(let text): return Double(text.filter { $0 != " " }).flatMap { $0.isFinite ? $0 : nil }
+        // A service's number in a string ("27.95"): decimal only, never hexadecimal (`DecimalText`).
+        case .string(let text): return DecimalText.number(text.filter { $0 != " " })
         default: return nil
         }
     }

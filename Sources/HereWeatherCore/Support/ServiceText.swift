@@ -72,12 +72,11 @@ public enum ServiceText {
         return String(scalars)
     }
 
-    /// How long a `Retry-After` value asks to wait, for a message: "120 s" for seconds, else
-    /// the value itself (an HTTP date, "Wed, 21 Oct 2026 07:28:00 GMT").
-    static func retryAfter(_ value: String) -> String {
-        let text = oneLine(value)
-        if let seconds = Int(text), seconds >= 0 { return "\(seconds) s" }
-        return text
+    /// How long a `Retry-After` value asks to wait, for a message: "120 s" for seconds, the
+    /// time in UTC for an HTTP date ("2026-10-21 07:28 UTC"); `nil` for anything else, which
+    /// is not shown at all (`RetryAfter`).
+    static func retryAfter(_ value: String) -> String? {
+        RetryAfter(value)?.text
     }
 
     /// C0 controls (line breaks, tab, ESC), DEL, the C1 controls, and the line and paragraph

@@ -22,8 +22,9 @@ public enum StartupLimits {
     /// Why this process cannot run, or `nil`: a descriptor limit under `descriptorsNeeded`,
     /// `threadsNeeded` threads that cannot be started side by side, or an address space limit
     /// leaving less than `addressSpaceNeeded`. The threads are only tried when a limit applies
-    /// (a finite `RLIMIT_NPROC` for a user other than root, or a finite address space), and
-    /// end before this returns.
+    /// (a finite `RLIMIT_NPROC` or address space), and end before this returns. Root is tried
+    /// too: only the first user namespace's root passes `RLIMIT_NPROC`, and a container's root
+    /// (uid 0 in a user namespace of its own) is held to it like anyone else (it hung there).
     public static func problem() -> String? {
         if let descriptors = softLimit(RLIMIT_NOFILE.rawValue), descriptors < rlim_t(descriptorsNeeded) {
             return "cannot start: too few open files allowed (ulimit -n is \(descriptors); a run needs \(descriptorsNeeded)). "
@@ -54,7 +55,7 @@ public enum StartupLimits {
     }
 
     private static func threadsMayBeLimited() -> Bool {
-        (getuid() != 0 && softLimit(__RLIMIT_NPROC.rawValue) != nil) || softLimit(RLIMIT_AS.rawValue) != nil
+        softLimit(__RLIMIT_NPROC.rawValue) != nil || softLimit(RLIMIT_AS.rawValue) != nil
     }
 
     /// The soft limit of `resource`; `nil` when there is none.

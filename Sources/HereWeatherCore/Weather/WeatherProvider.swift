@@ -162,6 +162,9 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     /// A plain-http base URL for a remote host without `allow_plain_http`: anyone on the path
     /// could read or change it. `key` is the config key (`[weather.metno] base_url`).
     case insecureBaseURL(service: String, key: ConfigKey)
+    /// The service sent a forecast whose periods had all ended when it was had (the NWS
+    /// serving a grid's old forecast); `lastEnd` is when the last one ended, in words.
+    case forecastEnded(service: String, lastEnd: String)
     /// A service that covers one country only (the NWS: the United States) was asked about a
     /// point outside it (HTTP 404, problem `InvalidPoint`).
     case outsideCoverage(service: String, region: String)
@@ -169,7 +172,16 @@ public enum WeatherError: UserFacingError, ServiceFailure {
     public var message: String {
         switch self {
         case .unreachable(let service, let error):
-            let advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
+            var advice = error.advice ?? "Check the network connection, or \(Self.baseURL(service)) and \(ConfigKey.weatherTimeout) in the config."
+            switch error {
+            case .redirected:
+                advice = "If that is the service's new address, set \(Self.baseURL(service)) to it; a network with a sign-in page redirects until you sign in."
+            case .cannotResolveHost:
+                // A longer timeout does not help a name nobody can look up.
+                advice = "Check the network connection and its name server (DNS), or the host in \(Self.baseURL(service))."
+            default:
+                break
+            }
             return "Cannot reach \(service): \(error.summary). \(advice)"
         case .serviceFailed(let service, let status, let detail):
             let what = detail.map { ": " + ServiceText.oneLine($0) } ?? ""
@@ -178,7 +190,7 @@ public enum WeatherError: UserFacingError, ServiceFailure {
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
-            let when = retryAfter.map { " (retry after " + ServiceText.retryAfter($0) + ")" } ?? ""
+            let when = retryAfter.flatMap(ServiceText.retryAfter).map { " (retry after " + $0 + ")" } ?? ""
             return "\(service) is rate-limiting requests\(when). Run less often, or try again later."
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
@@ -197,6 +209,8 @@ public enum WeatherError: UserFacingError, ServiceFailure {
             return "\(service) refused the request (HTTP 403), which it does for a User-Agent it will not accept (\"\(userAgent)\") or for blocked clients. Check \(service == WeatherProviderKind.nws.displayName ? ConfigKey.nwsContact : ConfigKey.metNorwayContact) (an e-mail address or web site where they can reach you)."
         case .insecureBaseURL(let service, let key):
             return TransportSecurity.refusal(service: service, key: key)
+        case .forecastEnded(let service, let lastEnd):
+            return "\(service) sent a forecast that has ended (its last hour ended \(lastEnd)), so it says nothing about now. The service is not updating this forecast; try again later, or use another provider: --provider open-meteo."
         case .outsideCoverage(let service, let region):
             let others = WeatherProviderKind.allCases.filter { $0 != WeatherProviderKind(displayName: service) }.map(\.rawValue)
             let list = others.dropLast().joined(separator: ", ") + " or " + (others.last ?? "")
@@ -230,10 +244,11 @@ public enum WeatherError: UserFacingError, ServiceFailure {
 /// Turns an HTTP exchange with a weather service into its JSON body or a `WeatherError`,
 /// by `ServiceAnswer`'s rule.
 enum WeatherServiceResponse {
-    /// Sends `request`; no response at all is `WeatherError.unreachable`, a cancelled one
-    /// `CancellationError`.
+    /// Sends `request`, following a redirect only on the service's own host
+    /// (`SameOriginRedirects`); no response at all, or a redirect elsewhere, is
+    /// `WeatherError.unreachable`, a cancelled one `CancellationError`.
     static func get(_ request: HTTPRequest, http: any HTTPClient, service: String) async throws -> HTTPResponse {
-        try await ServiceAnswer.send(request, http: http) { WeatherError.unreachable(service: service, $0) }
+        try await ServiceAnswer.sendKeepingHost(request, http: http) { WeatherError.unreachable(service: service, $0) }
     }
 
     /// Throws unless `TransportSecurity` permits `baseURL` (config key `key`).

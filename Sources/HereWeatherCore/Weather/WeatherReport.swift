@@ -32,6 +32,12 @@ public struct WeatherReport: Sendable {
     public var currentBasis: CurrentBasis?
     /// Whether the report came from the cache, how old it is, and whether it is stale.
     public var freshness = Freshness()
+    /// When the service gave the data, when the recording says (the NWS: the fetch's time);
+    /// `nil` when only the current conditions' time says it (`issued`).
+    public var recordedAt: Date?
+
+    /// The service's "now" for the data: `recordedAt`, else the current conditions' time.
+    public var issued: Date { recordedAt ?? current.time }
 
     public init(provider: WeatherProviderKind, units: Units, placeName: String? = nil, country: String? = nil,
                 utcOffset: Int, current: CurrentConditions, hourly: [HourlyForecast] = [],
@@ -59,12 +65,17 @@ public struct Freshness: Sendable, Equatable {
     public var stale = false
     /// Decoded from a recorded response (`--weather-replay`), not asked of the service.
     public var replayed = false
+    /// Why the service could not refresh a report shown from the cache instead (the error's
+    /// message); `nil` unless the report stands in for a failed fetch.
+    public var refreshFailure: String?
 
-    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false, replayed: Bool = false) {
+    public init(cached: Bool = false, ageSeconds: Double = 0, stale: Bool = false, replayed: Bool = false,
+                refreshFailure: String? = nil) {
         self.cached = cached
         self.ageSeconds = ageSeconds
         self.stale = stale
         self.replayed = replayed
+        self.refreshFailure = refreshFailure
     }
 }
 
@@ -155,11 +166,16 @@ public struct HourlyForecast: Sendable {
     public var condition: Condition
     public var description: String
     public var isDay: Bool?
+    /// Relative humidity, percent, when the provider gives it per step (the NWS: for the
+    /// current conditions of a forecast hour); not shown in the tables.
+    public var humidity: Double?
 
     public init(time: Date, temperature: Double? = nil, feelsLike: Double? = nil,
                 precipitationProbability: Double? = nil, precipitation: Double? = nil,
                 windSpeed: Double? = nil, windDirection: Double? = nil,
-                condition: Condition = .unknown, description: String = "", isDay: Bool? = nil) {
+                condition: Condition = .unknown, description: String = "", isDay: Bool? = nil,
+                humidity: Double? = nil) {
+        self.humidity = humidity
         self.time = time
         self.temperature = temperature
         self.feelsLike = feelsLike

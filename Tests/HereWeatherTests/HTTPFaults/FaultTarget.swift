@@ -178,7 +178,8 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .htmlWith200: return ["web page (HTML)"]
         case .numbersAsWords, .arraysForObjects: return ["not weather data"]
         case .hugeBody: return ["larger than 8192 KiB"]
-        case .redirectLoop: return ["too many redirects"]
+        // The first redirect (same host) is followed, the second not (`SameOriginRedirects`).
+        case .redirectLoop: return ["(HTTP 302), which is not followed"]
         case .sshBanner, .garbage, .continueThenJSON: return ["answered, but not with HTTP"]
         }
     }
@@ -193,6 +194,7 @@ enum FaultTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .numbersAsWords: return ["answered without a usable position"]
         case .arraysForObjects: return ["it is not a JSON object"]
         case .hugeBody: return ["larger than 256 KiB"]
+        case .redirectLoop: return ["too many redirects"]  // IP lookups keep libcurl's rule
         default: return Self.weatherMentions(fault)
         }
     }

@@ -45,16 +45,24 @@ struct CommandRunner: TemporaryHome {
     /// A run still going after `killAfter` (two minutes unless told: no run is meant to take
     /// more than a deadline of seconds) is killed (SIGKILL to its process group) and marked
     /// `killed`: a hung binary then fails its test instead of hanging the suite.
+    /// `asRoot`: as root, or for anyone else as root of a user namespace (`TestUser.asRoot`), for
+    /// what the program allows root only (naming another system policy).
     func run(_ arguments: [String], environment extra: [String: String] = [:],
-             killAfter limit: Duration? = TestLimits.longestRun) async throws -> Result {
-        try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra, killAfter: limit) } }
+             killAfter limit: Duration? = TestLimits.longestRun, asRoot: Bool = false) async throws -> Result {
+        try await BlockingCall.run { Swift.Result { try runBlocking(arguments, environment: extra, killAfter: limit, asRoot: asRoot) } }
     }
 
     private func runBlocking(_ arguments: [String], environment extra: [String: String],
-                             killAfter limit: Duration?) throws -> Result {
+                             killAfter limit: Duration?, asRoot: Bool) throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
-        let run = try ChildProcess.run([Self.executable.path] + arguments, environment: environment, limit: limit)
+        var command = [Self.executable.path] + arguments
+        if asRoot {
+            try TestUser.requireUserNamespaces()
+            command = TestUser.asRoot(command)
+        }
+        let run = try ChildProcess.run(command, environment: environment, limit: limit)
+        try LaunchFailure.check(run.termination, stderr: run.stderrText, command: command)
         return Result(status: run.termination.code, stdout: run.stdoutText, stderr: run.stderrText,
                       elapsed: run.elapsed, killed: run.killed)
     }

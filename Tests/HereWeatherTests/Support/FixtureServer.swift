@@ -46,6 +46,8 @@ final class FixtureServer: @unchecked Sendable {
         var headers: [String: String]
         var method = "GET"
         var body: [UInt8] = []
+        /// The header lines as they came, in order ("Accept: application/json").
+        var headerLines: [String] = []
     }
 
     let port: UInt16
@@ -215,7 +217,8 @@ final class FixtureServer: @unchecked Sendable {
             guard count > 0 else { break }
             body += buffer[0..<count]
         }
-        let received = Request(target: target, headers: headers, method: parts.first.map(String.init) ?? "GET", body: body)
+        let received = Request(target: target, headers: headers, method: parts.first.map(String.init) ?? "GET", body: body,
+                               headerLines: lines.dropFirst().map(String.init))
         lock.lock(); self.received.append(received); lock.unlock()
         let response = handler(received)
         switch response.behaviour {

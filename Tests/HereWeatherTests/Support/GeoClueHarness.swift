@@ -4,8 +4,10 @@ import HereWeatherCore
 
 /// The real GeoClue 2.6 daemon (Debian `geoclue-2.0`) for one test, on a private system-like bus.
 ///
-/// `Fixtures/geoclue/environment.sh` does the work, inside `unshare --mount --net` (root, as on
-/// CI): in the test's own mount namespace the harness's `geoclue.conf` is bind-mounted over
+/// `Fixtures/geoclue/environment.sh` does the work, inside `unshare --mount --net` (as root, as
+/// on CI; an ordinary user's inside a user namespace of their own that keeps their uid,
+/// `TestUser.namespaces`, so that GeoClue, its agent and the binary outside are one user to
+/// D-Bus): in the test's own mount namespace the harness's `geoclue.conf` is bind-mounted over
 /// `/etc/geoclue/geoclue.conf`; in its own network namespace only loopback exists, with a default
 /// route through it, so nothing GeoClue does can leave the machine. It starts a geolocate server
 /// (Ichnaea format, `Fixtures/geoclue/geolocate-server.py`) on 127.0.0.1:8999 of that namespace,
@@ -83,6 +85,7 @@ final class GeoClueHarness: @unchecked Sendable {
     }
 
     private static func start(_ options: Options) throws -> GeoClueHarness {
+        try TestUser.requireUserNamespaces()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoclue-harness-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var conf = try String(contentsOf: Fixtures.url("geoclue/geoclue.conf"), encoding: .utf8)
@@ -94,9 +97,9 @@ final class GeoClueHarness: @unchecked Sendable {
         try String(options.responseDelay).write(toFile: directory + "/delay", atomically: true, encoding: .utf8)
 
         let lifeline = try ChildPipe(forInput: true), output = try ChildPipe()
-        let process = try ChildProcess(["/usr/bin/unshare", "--mount", "--net", "--fork", "--kill-child", "--",
-                                        "/bin/bash", Fixtures.url("geoclue/environment.sh").path, directory,
-                                        options.geoclue.rawValue, options.agent ? "yes" : "no"],
+        let script = ["/bin/bash", Fixtures.url("geoclue/environment.sh").path, directory, options.geoclue.rawValue,
+                      options.agent ? "yes" : "no"]
+        let process = try ChildProcess(TestUser.namespaces(["--mount", "--net", "--fork", "--kill-child"], script),
                                        environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"],
                                        stdin: .use(lifeline.childEnd), stdout: .use(output.childEnd))
         lifeline.closeChildEnd()

@@ -39,18 +39,21 @@ struct InProcessCommand: TemporaryHome {
     /// LANG, as `CommandRunner` sets them), on the live system unless `assembly` gives the
     /// test's (`RunSystem.test`). A run still going after `killAfter` (two minutes unless told)
     /// is left behind and reported `killed`, so that a hung run fails its test and frees its
-    /// slot instead of hanging every queued run after it.
+    /// slot instead of hanging every queued run after it. `asRoot`: the run is told that its
+    /// process runs as root (`CommandContext.runsAsRoot`), who alone may name another system
+    /// policy; otherwise it runs as an ordinary user, whoever runs the tests.
     func run(_ arguments: [String], environment extra: [String: String] = [:], killAfter limit: Duration? = TestLimits.longestRun,
-             terminal: TerminalFacts = TerminalFacts(), prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
-             standardOutput: CapturedOutput = CapturedOutput(), assembly: SystemAssembly = .live) async throws -> Result {
+             terminal: TerminalFacts = TerminalFacts(), asRoot: Bool = false,
+             prompt: any PermissionPrompt = ScriptedPrompt([], interactive: false),
+             standardOutput: CapturedOutput = CapturedOutput(), standardError: CapturedOutput = CapturedOutput(),
+             assembly: SystemAssembly = .live) async throws -> Result {
         var environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         for (key, value) in extra { environment[key] = value }
-        let standardError = CapturedOutput()
         let context = CommandContext(
             arguments: arguments, environment: environment,
             standardOutput: standardOutput, standardError: standardError,
             standardOutputIsTerminal: terminal.standardOutput, standardErrorIsTerminal: terminal.standardError,
-            terminalColumns: terminal.columns, prompt: prompt, assembly: assembly)
+            terminalColumns: terminal.columns, runsAsRoot: asRoot, prompt: prompt, assembly: assembly)
         let body: @Sendable () async throws -> Result = {
             let started = ContinuousClock.now
             let threads = RunThreads()

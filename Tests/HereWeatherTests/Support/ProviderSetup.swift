@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// One weather provider served by a `FixtureServer` from its Fixtures recordings: the routes
@@ -14,6 +15,10 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static let key = "placeholder-key-0123456789abcdef"
+
+    /// 2026-11-22 14:15 EST, when the Tampa recordings of Open-Meteo, OpenWeatherMap and Pirate
+    /// Weather were made (their alerts end on the 23rd): a test clock at this date shows them.
+    static let recordedAt = Date(timeIntervalSince1970: 1_795_374_900)
 
     /// The fixed Tampa location, named, 1 km.
     static let fixedLocation = fixedLocation(named: "Tampa")
@@ -84,8 +89,13 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
     /// The config file: the fixed location, this provider at `baseURL`, the cache's TTL.
     /// The NWS's alerts for this US point (open-meteo, metno and OpenWeatherMap's classic API
     /// get them) are asked of the same server, which has none for them: nothing leaves the machine.
-    func config(_ baseURL: String, ttl: Int = 600) -> String {
+    /// `timeout` sets `[weather] timeout`: a run on a `TestClock` needs the longest (300 s),
+    /// since its deadline counts from the clock's frozen start while the transfer runs on real
+    /// time, which a loaded test run spends waiting for a slot.
+    func config(_ baseURL: String, ttl: Int = 600, timeout: Int? = nil) -> String {
         let alerts = weather.contains("[weather.nws]") ? "" : "\n[weather.nws]\nbase_url = \"\(baseURL)\""
+        var weather = self.weather
+        if let timeout { weather = weather.replacing("[weather]\n", with: "[weather]\ntimeout = \(timeout)\n", maxReplacements: 1) }
         return Self.fixedLocation + "\n" + weather.replacing("BASE", with: baseURL) + alerts
             + "\n[cache]\nttl = \(ttl)\nstale_limit = 21600"
     }

@@ -26,10 +26,12 @@ final class TLSFixtureServer: @unchecked Sendable {
     }
 
     /// `fixture-server.py`, answering GETs under each path prefix with the fixture file;
-    /// `announcing` each connection it accepts (`nextAcceptance`).
-    static func started(routes: [String: String], announcing: Bool = false) async throws -> TLSFixtureServer {
+    /// `announcing` each connection it accepts (`nextAcceptance`); holding the answers to the
+    /// first `together` requests until all of them have arrived (or 20 s passed).
+    static func started(routes: [String: String], announcing: Bool = false, together: Int = 0) async throws -> TLSFixtureServer {
         try await started(script: "fixture-server.py",
-                          arguments: (announcing ? ["--announce"] : []) + routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
+                          arguments: (announcing ? ["--announce"] : []) + (together > 0 ? ["--together", String(together)] : [])
+                              + routes.map { "\($0.key)=\(Fixtures.url($0.value).path)" })
     }
 
     /// Waits (on a thread of its own) until the server, started `announcing`, says it accepted

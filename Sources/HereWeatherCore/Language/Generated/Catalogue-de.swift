@@ -57,12 +57,14 @@ extension LanguageData {
         WLAN-Ortung
         IP-Ortung
         NMEA-Wiedergabe
+        NMEA-Gerät
         fester Standort
         Befehlszeile
         Ortssuche
         GPS %s, %s
         GeoClue %s, %s
         NMEA-Protokoll %s
+        NMEA-Gerät %s, %s
         IP-Ortung über %s ≈ Stadt, %s
         einen Webdienst
         WLAN über %s, %s
@@ -103,9 +105,11 @@ extension LanguageData {
         bis %s %s
         von %s
         %2$s +%1$d\u{1E}%2$s +%1$d
+        und %d weitere Warnung (--json listet alle)\u{1E}und %d weitere Warnungen (--json listet alle)
         %s, %s Ortszeit
         %s, beobachtet an %s %s Ortszeit
         %s-Vorhersage für %s Ortszeit (keine aktuelle Stationsmeldung)
+        %s-Vorhersage für %s %s Ortszeit (ihre letzte Stunde; keine aktuelle Stationsmeldung)
         %s, soeben zwischengespeichert
         %s, zwischengespeichert vor %s
         Wiedergabe: NMEA-Protokoll
@@ -172,6 +176,7 @@ extension LanguageData {
         %s über %s
         %2$s, %1$d Zugangspunkt\u{1E}%2$s, %1$d Zugangspunkte
         %s, %sD-Fix
+        gespeichert von %s, vor %s
         %s (Protokollzeit, %s nach Beginn des Protokolls)
         %s vor dem letzten Satz des Protokolls (die Wiedergabe läuft nach der Uhr des Protokolls)
         Der Empfänger datiert seine Positionen auf %s, %s Wochen vor der Uhr dieses Rechners: der GPS-Wochenüberlauf, ein Fehler in der Firmware des Empfängers (ein Firmware-Update oder ein neuerer Empfänger behebt ihn). Die Position wird verwendet; nur das Datum des Empfängers ist falsch.

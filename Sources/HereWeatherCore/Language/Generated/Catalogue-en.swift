@@ -57,12 +57,14 @@ extension LanguageData {
         Wi-Fi positioning
         IP lookup
         NMEA replay
+        NMEA device
         fixed location
         command line
         city search
         GPS %s, %s
         GeoClue %s, %s
         NMEA log %s
+        NMEA device %s, %s
         IP lookup via %s ≈ city, %s
         a web service
         Wi-Fi via %s, %s
@@ -103,9 +105,11 @@ extension LanguageData {
         until %s %s
         from %s
         %2$s +%1$d\u{1E}%2$s +%1$d
+        and %d more alert (--json lists them all)\u{1E}and %d more alerts (--json lists them all)
         %s, %s local time
         %s, observed at %s %s local time
         %s forecast for %s local time (no recent station observation)
+        %s forecast for %s %s local time (its last hour; no recent station observation)
         %s, cached just now
         %s, cached %s ago
         Replayed: NMEA log
@@ -172,6 +176,7 @@ extension LanguageData {
         %s via %s
         %2$s, %1$d access point\u{1E}%2$s, %1$d access points
         %s, %sD fix
+        remembered from %s, %s ago
         %s (log time, %s into the log)
         %s before the log's latest sentence (the replay runs on the log's clock)
         The receiver dates its fixes %s, %s weeks before this machine's clock: the GPS week rollover, a fault of the receiver's firmware (a firmware update or a newer receiver fixes it). The position is used; only the receiver's date is wrong.

@@ -57,12 +57,14 @@ extension LanguageData {
         localisation Wi-Fi
         géolocalisation IP
         relecture NMEA
+        appareil NMEA
         position fixe
         ligne de commande
         recherche de ville
         GPS %s, %s
         GeoClue %s, %s
         journal NMEA %s
+        appareil NMEA %s, %s
         géolocalisation IP via %s ≈ ville, %s
         un service web
         Wi-Fi via %s, %s
@@ -103,9 +105,11 @@ extension LanguageData {
         jusqu'au %s à %s
         émise par %s
         %2$s +%1$d\u{1E}%2$s +%1$d
+        et %d autre alerte (--json les liste toutes)\u{1E}et %d autres alertes (--json les liste toutes)
         %s, %s heure locale
         %s, observation de %s à %s heure locale
         %s : prévision pour %s heure locale (aucune observation récente de station)
+        %s : prévision pour %s à %s heure locale (sa dernière heure ; aucune observation récente de station)
         %s, mis en cache à l'instant
         %s, mis en cache il y a %s
         Relecture : journal NMEA
@@ -172,6 +176,7 @@ extension LanguageData {
         %s via %s
         %2$s, %1$d point d'accès\u{1E}%2$s, %1$d points d'accès
         %s, point %sD
+        mémorisée depuis %s, il y a %s
         %s (heure du journal, %s après son début)
         %s avant la dernière phrase du journal (la relecture suit l'horloge du journal)
         Le récepteur date ses positions du %s, %s semaines avant l'horloge de cette machine : le débordement du numéro de semaine GPS, un défaut du micrologiciel du récepteur (une mise à jour du micrologiciel ou un récepteur plus récent le corrige). La position est utilisée ; seule la date du récepteur est fausse.

@@ -53,12 +53,14 @@ enum Message: Int, CaseIterable, Sendable {
     case sourceWifi
     case sourceIp
     case sourceNmea
+    case sourceNmeaDevice
     case sourceFixed
     case sourceCommandLine
     case sourceCity
     case provenanceGps
     case provenanceGeoclue
     case provenanceNmea
+    case provenanceNmeaDevice
     case provenanceIp
     case provenanceAWebService
     case provenanceWifi
@@ -99,9 +101,11 @@ enum Message: Int, CaseIterable, Sendable {
     case alertUntil
     case alertFrom
     case alertsMore
+    case alertsAndMore
     case reportSource
     case reportSourceObserved
     case reportSourceForecast
+    case reportSourceForecastEnded
     case reportCachedNow
     case reportCached
     case reportReplayedNmea
@@ -168,6 +172,7 @@ enum Message: Int, CaseIterable, Sendable {
     case whereVia
     case whereAccessPoints
     case whereFixMode
+    case whereRemembered
     case whereLogTime
     case whereLogAge
     case receiverRollover

@@ -55,7 +55,7 @@ public enum GeocodingError: UserFacingError, ServiceFailure, Equatable {
             let answered = status == 200 ? "reported an error" : "answered HTTP \(status)"
             return "\(service) \(answered)\(what). \(advice)"
         case .rateLimited(let service, let retryAfter):
-            let when = retryAfter.map { " (retry after " + ServiceText.retryAfter($0) + ")" } ?? ""
+            let when = retryAfter.flatMap(ServiceText.retryAfter).map { " (retry after " + $0 + ")" } ?? ""
             return "\(service) is rate-limiting requests\(when). Try again later, or pass --lat and --lon."
         case .keyRejected(let service, let status, let howToSet):
             return "\(service) rejected the API key (HTTP \(status)). Check the key (\(howToSet)); a new key can take a couple of hours to activate."
@@ -99,7 +99,7 @@ enum GeocodingResponse {
     /// never appear in the error (quoted service text is redacted).
     static func fetch(_ request: HTTPRequest, http: any HTTPClient, service: String, howToSetKey: String?,
                       secrets: [String] = []) async throws -> JSONValue {
-        let response = try await ServiceAnswer.send(request, http: http) {
+        let response = try await ServiceAnswer.sendKeepingHost(request, http: http) {
             GeocodingError.unreachable(service: service, $0)
         }
         return try ServiceAnswer(response, secrets: secrets)

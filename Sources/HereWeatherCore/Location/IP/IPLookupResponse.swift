@@ -31,7 +31,7 @@ enum IPLookupResponse {
         case .notJSON(let what):
             return .failure(IPLookupFailure(reason: "sent no location data: \(what)"))
         case .rateLimited(let retryAfter):
-            let when = retryAfter.map { ", retry after " + ServiceText.retryAfter($0) } ?? ""
+            let when = retryAfter.flatMap(ServiceText.retryAfter).map { ", retry after " + $0 } ?? ""
             return .failure(IPLookupFailure(reason: "rate limited (HTTP 429\(when))"))
         case .refused:
             let hint = endpoint.service == .ipinfo && !endpoint.secrets.isEmpty

@@ -77,7 +77,7 @@ enum WiFiGeolocateExchange {
             return .failure(.serviceFailed(service: service, reason: "access refused (HTTP \(response.status))"
                 + (answer.detail.map { ": \($0)" } ?? "") + "; check \(ConfigKey.wifiKey)"))
         case .rateLimited(let retryAfter):
-            let when = retryAfter.map { ", retry after " + ServiceText.retryAfter($0) } ?? ""
+            let when = retryAfter.flatMap(ServiceText.retryAfter).map { ", retry after " + $0 } ?? ""
             return failed("rate limited (HTTP 429\(when))")
         case .failed:
             switch response.status {

@@ -42,7 +42,7 @@ public struct NWSAlertsFetcher: Sendable {
                                   deadline: deadline)
         let response: HTTPResponse
         do {
-            response = try await exchange.http.get(request)
+            response = try await SameOriginRedirects.send(request, unreachable: { $0 }) { try await exchange.http.get($0) }
         } catch {
             if Task.isCancelled { throw CancellationError() }
             return nil

@@ -6,7 +6,7 @@ import Foundation
 
 /// A provider without alerts of its own (Open-Meteo, MET Norway, OpenWeatherMap's classic
 /// API) with the US National Weather Service's official alerts added for points in the US
-/// (`USRegion`); `[alerts] nws = false` leaves it out.
+/// (`USRegion.contains`); `[alerts] nws = false` leaves it out.
 ///
 /// The alerts are asked at the same time as the weather and stored with it: the recording is
 /// `{"here_weather":"nws-alerts","report":"<the provider's recording, as a string>",
@@ -43,7 +43,7 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
 
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
         let inner = stored.map { StoredWeather(recording: Self.unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
-        guard USRegion.mayContain(query.coordinate) else { return try await base.fetch(query, revalidating: inner) }
+        guard USRegion.contains(query.coordinate) else { return try await base.fetch(query, revalidating: inner) }
         let (base, alerts) = (base, alerts)
         let (fetched, body) = try await grace.run(.alerts, deadline: query.deadline) {
             try await base.fetch(query, revalidating: inner)

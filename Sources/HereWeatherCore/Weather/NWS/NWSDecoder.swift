@@ -7,45 +7,80 @@ import Foundation
 /// Decodes what api.weather.gov sent for one point into a `WeatherReport`.
 ///
 /// The recording is here-weather's own object holding the service's bodies as they came:
-/// `{"points": ..., "forecast_hourly": ..., "forecast": ..., "observation": ... or null,
-/// "alerts": ... or null}`.
-/// - `forecast_hourly.properties.periods[]` gives the hourly view, and the current
-///   conditions when there is no observation (the first period: the current hour).
+/// `{"fetched_at": "<UTC>", "points": ..., "forecast_hourly": ..., "forecast": ...,
+/// "observation": ... or null, "alerts": ... or null}`.
+/// - The report is read at the recording's time (`recordedAt`): `fetched_at`, the machine's
+///   clock when the answers came; for a recording without it, the hourly forecast's
+///   `generatedAt`, else its `updateTime`, else its first period's start.
+/// - `forecast_hourly.properties.periods[]` gives the hourly view from the period that
+///   contains that time on (periods that had ended are left out: the NWS may serve a grid's
+///   forecast from hours or days before), and the current conditions when there is no
+///   observation (that period). A forecast whose periods had all ended is an error
+///   (`WeatherError.forecastEnded`), never shown as now.
 /// - `forecast.properties.periods[]` are 12-hour periods (day, then night): a day's high
-///   comes from its daytime period, its low from the night that follows it.
+///   comes from its daytime period, its low from the night that follows it; days before the
+///   recording's date are left out.
 /// - `observation` is a station's latest observation (`{unitCode, value}` quantities, SI,
 ///   possibly null), recorded only when it was under 2 hours old when fetched; it is used
 ///   when it has a temperature.
 /// - Times carry their offset (`2026-11-26T14:00:00-05:00`): the report is shown at the
 ///   offset of the first hourly period.
+///
+/// The hourly view keeps every period from the current one: `WeatherReport.shown(at:)`
+/// starts the table at the hour it is read at (a cached report hours later) and shows 12.
 enum NWSDecoder {
     static let service = WeatherProviderKind.nws.displayName
-    static let hourlyCount = 12
 
     static func decode(recording body: JSONValue, units: Units) throws -> WeatherReport {
         guard body.isObject, let hourlyPeriods = body["forecast_hourly"]?["properties"]?["periods"]?.array else {
             throw WeatherError.undecodable(service: service, reason: "it has no \"forecast_hourly.properties.periods\"")
         }
-        let hours = hourlyPeriods.compactMap { hour($0, units: units) }
-        guard let first = hours.first, let offset = hourlyPeriods.lazy.compactMap(startOffset).first else {
+        let periods = hourlyPeriods.compactMap { period in hour(period, units: units).map { (period, $0) } }
+        guard let firstPeriod = periods.first, let offset = hourlyPeriods.lazy.compactMap(startOffset).first else {
             throw WeatherError.undecodable(service: service, reason: "its hourly forecast has no periods with a start time")
         }
-        var current = conditions(forecastHour: first.forecast, humidity: first.humidity)
+        let recordedAt = recordingTime(body) ?? firstPeriod.1.forecast.time
+        let current = periods.filter { end($0.0, start: $0.1.forecast.time) > recordedAt }
+        guard let first = current.first?.1 else {
+            let last = periods.map { end($0.0, start: $0.1.forecast.time) }.max() ?? recordedAt
+            throw WeatherError.forecastEnded(service: service, lastEnd: ended(last, utcOffset: offset))
+        }
+        var conditions = CurrentConditions(forecastHour: first.forecast)
         var basis = CurrentBasis.forecast
-        if let observation = body["observation"]?["properties"], let observed = conditions(observation: observation, units: units) {
-            current = observed.conditions
+        if let observation = body["observation"]?["properties"], let observed = self.conditions(observation: observation, units: units) {
+            conditions = observed.conditions
             basis = .observation(station: observed.station)
         }
-        let days = self.days(body["forecast"]?["properties"]?["periods"]?.array ?? [], units: units)
+        let today = LocalTime(recordedAt, utcOffset: offset).dateString
+        let days = self.days(body["forecast"]?["properties"]?["periods"]?.array ?? [], units: units).filter { $0.date >= today }
         let relative = body["points"]?["properties"]?["relativeLocation"]?["properties"]
         var report = try WeatherReport(
             provider: .nws, units: units, placeName: relative?["city"]?.lineText, country: relative == nil ? nil : "US",
             utcOffset: offset,
-            current: DailyAggregation.todaysRange(current, days: days, utcOffset: offset),
-            hourly: Array(hours.prefix(hourlyCount).map(\.forecast)), hourlyStep: 3600, daily: days,
+            current: DailyAggregation.todaysRange(conditions, days: days, utcOffset: offset),
+            hourly: current.map(\.1.forecast), hourlyStep: 3600, daily: days,
             alerts: NWSAlertsDecoder.alerts(body["alerts"])).requiringCurrentTemperature()
         report.currentBasis = basis
+        report.recordedAt = recordedAt
         return report
+    }
+
+    /// When the recording was made: `fetched_at`, else the hourly forecast's `generatedAt`,
+    /// else its `updateTime`.
+    static func recordingTime(_ body: JSONValue) -> Date? {
+        let hourly = body["forecast_hourly"]?["properties"]
+        return NWSTime.date(body["fetched_at"]) ?? NWSTime.date(hourly?["generatedAt"]) ?? NWSTime.date(hourly?["updateTime"])
+    }
+
+    /// A period's end: `endTime`, else an hour after its start.
+    static func end(_ period: JSONValue, start: Date) -> Date {
+        NWSTime.date(period["endTime"]) ?? start.addingTimeInterval(3600)
+    }
+
+    /// "Fri 27 Nov 14:00 local time": when the last period ended, for the error line.
+    static func ended(_ date: Date, utcOffset: Int) -> String {
+        let local = LocalTime(date, utcOffset: utcOffset)
+        return Formatting.dayLabel(local.dateString).replacing("  ", with: " ") + " " + local.clockString + " local time"
     }
 
     /// The offset a period's start time was written with.
@@ -65,14 +100,9 @@ enum NWSDecoder {
             windSpeed: NWSQuantity.windSpeed(period["windSpeed"]?.string, to: units),
             windDirection: NWSQuantity.degrees(period["windDirection"]?.string),
             condition: described.condition, description: words,
-            isDay: period["isDaytime"]?.bool ?? described.isDay)
-        return (forecast, NWSQuantity.number(period["relativeHumidity"]))
-    }
-
-    static func conditions(forecastHour hour: HourlyForecast, humidity: Double?) -> CurrentConditions {
-        CurrentConditions(time: hour.time, temperature: hour.temperature, humidity: humidity,
-                          windSpeed: hour.windSpeed, windDirection: hour.windDirection,
-                          condition: hour.condition, description: hour.description, isDay: hour.isDay)
+            isDay: period["isDaytime"]?.bool ?? described.isDay,
+            humidity: NWSQuantity.number(period["relativeHumidity"]))
+        return (forecast, forecast.humidity)
     }
 
     /// Conditions from an observation's `properties`; `nil` without a time or a temperature.

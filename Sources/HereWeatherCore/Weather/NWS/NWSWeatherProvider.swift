@@ -15,7 +15,8 @@ import Foundation
 /// forecast for the current hour is, and the report says which), and the active alerts (a
 /// companion: `CompanionGrace`).
 /// A server error is retried once inside the deadline (`NWSExchange`). The recording is
-/// `{"points", "forecast_hourly", "forecast", "observation", "alerts"}` (`NWSDecoder`).
+/// `{"fetched_at", "points", "forecast_hourly", "forecast", "observation", "alerts"}`
+/// (`NWSDecoder`).
 public struct NWSWeatherProvider: WeatherProvider {
     public var kind: WeatherProviderKind { .nws }
     public let baseURL: String
@@ -98,11 +99,13 @@ public struct NWSWeatherProvider: WeatherProvider {
         let alertsFetcher = NWSAlertsFetcher(exchange: exchange, coordinateDecimals: coordinateDecimals)
         let (observation, alerts) = try await grace.run(.alerts, deadline: query.deadline) { [points] in
             try await latestObservation(points, deadline: query.deadline)
-        } companion: {
-            try await alertsFetcher.body(for: query.coordinate, deadline: query.deadline)
+        } companion: { () async throws -> Data? in
+            // The grid may reach over a border: only points in the US are asked about (`USRegion`).
+            guard USRegion.contains(query.coordinate) else { return nil }
+            return try await alertsFetcher.body(for: query.coordinate, deadline: query.deadline)
         }
-        let recording = Self.recording(points: pointsBody, hourly: forecasts.hourly.body, forecast: forecasts.daily.body,
-                                       observation: observation, alerts: alerts)
+        let recording = Self.recording(fetchedAt: clock.date, points: pointsBody, hourly: forecasts.hourly.body,
+                                       forecast: forecasts.daily.body, observation: observation, alerts: alerts)
         let report = try NWSDecoder.decode(recording: try WeatherServiceResponse.recording(recording, service: kind.displayName),
                                            units: query.units)
         // Remembered only once it led to a report: a points answer that leads nowhere is not kept.
@@ -170,9 +173,11 @@ public struct NWSWeatherProvider: WeatherProvider {
         }
     }
 
-    /// The bodies in one object; each was parsed as JSON, so joining their bytes is JSON.
-    static func recording(points: Data, hourly: Data, forecast: Data, observation: Data?, alerts: Data?) -> Data {
-        Data(#"{"points":"#.utf8) + points + Data(#","forecast_hourly":"#.utf8) + hourly
+    /// The bodies in one object, with the time they were had (`fetched_at`, UTC: the time
+    /// the report is read at); each was parsed as JSON, so joining their bytes is JSON.
+    static func recording(fetchedAt: Date, points: Data, hourly: Data, forecast: Data, observation: Data?, alerts: Data?) -> Data {
+        Data(#"{"fetched_at":"#.utf8) + Data(JSONOutput.string(LocalTime.iso8601(fetchedAt, utcOffset: 0)).serialized().utf8)
+            + Data(#","points":"#.utf8) + points + Data(#","forecast_hourly":"#.utf8) + hourly
             + Data(#","forecast":"#.utf8) + forecast + Data(#","observation":"#.utf8) + (observation ?? Data("null".utf8))
             + Data(#","alerts":"#.utf8) + (alerts ?? Data("null".utf8)) + Data("}".utf8)
     }

@@ -1,8 +1,16 @@
-/// A quick test of whether a point may be in the area the US National Weather Service covers:
-/// the 50 states, Puerto Rico and the US Virgin Islands, Guam and the Northern Mariana
-/// Islands, American Samoa. Boxes, generous at the edges (parts of Canada and Mexico are
-/// inside): a point inside may still be outside the US, and the service then has no alerts
-/// for it; a point outside is never asked about.
+import HereWeatherPlaces
+
+/// Whether a point is in the area the US National Weather Service covers: the 50 states,
+/// Puerto Rico and the US Virgin Islands, Guam and the Northern Mariana Islands, American
+/// Samoa. Only such points are sent to the NWS for alerts.
+///
+/// Two tests, both offline: boxes around those areas (a quick "no" for most of the world),
+/// then the country of the nearest populated place in the compiled-in GeoNames data
+/// (`PlaceIndex`): the boxes alone take in Toronto, Montreal, Vancouver, Monterrey, Tijuana
+/// and Nassau. Near a border the nearest place decides, so a point within a few kilometres
+/// of one can be judged by the town across it (see docs/weather.md); a point with no place
+/// within 100 km (open sea, the Alaskan interior's wilds) counts as covered when the boxes
+/// hold it, since the NWS's marine and remote zones are its own.
 public enum USRegion {
     /// (south, north, west, east) in degrees.
     static let boxes: [(Double, Double, Double, Double)] = [
@@ -15,10 +23,21 @@ public enum USRegion {
         (-14.8, -10.9, -171.2, -168.0),  // American Samoa
     ]
 
-    /// Whether `coordinate` lies in one of the boxes.
+    /// The country codes of the NWS's area: the states and the territories it forecasts for.
+    static let countries: Set<String> = ["US", "PR", "VI", "GU", "MP", "AS", "UM"]
+
+    /// Whether `coordinate` lies in one of the boxes: necessary, not sufficient.
     public static func mayContain(_ coordinate: Coordinate) -> Bool {
         boxes.contains { south, north, west, east in
             (south...north).contains(coordinate.latitude) && (west...east).contains(coordinate.longitude)
         }
+    }
+
+    /// Whether `coordinate` is in the NWS's area: inside a box, and nearest to a place in the
+    /// US or its territories (or to no place at all).
+    public static func contains(_ coordinate: Coordinate) -> Bool {
+        guard mayContain(coordinate) else { return false }
+        guard let place = PlaceIndex.nearest(latitude: coordinate.latitude, longitude: coordinate.longitude) else { return true }
+        return countries.contains(place.countryCode)
     }
 }

@@ -58,6 +58,12 @@ public struct Nowcast: Sendable, Equatable {
     public static let horizonSeconds = 7200
     /// A nowcast fetched longer ago than this (15 minutes) is not shown as current.
     public static let currentSeconds = 900.0
+    /// The least a nowcast must cover from now (15 minutes): a shorter horizon (steps all at
+    /// one time, data that ends in a minute) says nothing worth a line, and is no nowcast.
+    public static let minimumHorizonSeconds = 900.0
+    /// The most precipitation a step may report, in mm/h: above the heaviest rain measured
+    /// (a few hundred mm/h, for minutes), so a step over it is unknown, as a gap is.
+    public static let maximumIntensity = 500.0
 
     public var source: Source
     /// Seconds each step covers (900, 60, 300).

@@ -11,8 +11,10 @@ import Foundation
 /// - Steps are sorted by start; of steps with the same start the first given counts.
 /// - Steps that ended by `now` are dropped; the first step left must cover `now` or start
 ///   within one step of it, or there is no outlook (the data is old or far ahead).
-/// - The horizon ends at the first gap (a missing step, or one without an intensity) and at
-///   most two hours after `now`: nothing is said about what the data does not cover.
+/// - The horizon ends at the first gap (a missing step, or one without an intensity, or with
+///   one that is negative, not finite or over `Nowcast.maximumIntensity`) and at most two
+///   hours after `now`: nothing is said about what the data does not cover. A horizon under
+///   `Nowcast.minimumHorizonSeconds` (15 minutes) is no outlook.
 /// - A step is wet at `Nowcast.threshold` (0.1 mm/h) or more. Only the first wet spell is
 ///   described: `startsAt` (nil when it is already wet now), `endsAt` (nil when it lasts
 ///   past the horizon), its peak intensity and kind.
@@ -52,15 +54,18 @@ public struct NowcastOutlook: Sendable, Equatable {
             } else {
                 guard candidate.start.timeIntervalSince(now) < step else { return nil }
             }
-            guard let intensity = candidate.intensity, intensity.isFinite, intensity >= 0 else { break }
+            guard let intensity = candidate.intensity, intensity.isFinite, intensity >= 0,
+                  intensity <= Nowcast.maximumIntensity else { break }
             kept.append(candidate)
         }
         guard let first = kept.first, let last = kept.last else { return nil }
+        let end = min(limit, last.start.addingTimeInterval(step))
+        guard end.timeIntervalSince(now) >= Nowcast.minimumHorizonSeconds else { return nil }
         source = nowcast.source
         stepSeconds = nowcast.stepSeconds
         self.now = now
         steps = kept
-        horizonEnd = min(limit, last.start.addingTimeInterval(step))
+        horizonEnd = end
         let wet = kept.map { Nowcast.isWet($0.intensity ?? 0) }
         wetNow = wet[0] && first.start <= now
         guard let spellStart = wet.firstIndex(of: true) else { return }
