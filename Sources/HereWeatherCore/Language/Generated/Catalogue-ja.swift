@@ -8,7 +8,7 @@ extension LanguageData {
         name: "日本語",
         messages: """
         （%s）
-        、\u{20}
+        、
         最大 %s
         %s～%s %s
         m/s

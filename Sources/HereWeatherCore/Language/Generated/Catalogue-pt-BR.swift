@@ -2,10 +2,10 @@
 // Change po/*.po or po/here-weather.pot and run `scripts/catalogue generate`.
 
 extension LanguageData {
-    /// português (pt-BR): po/pt-BR.po, with CLDR's conventions for pt. Plural forms: 0 one (0, 1), 1 other (2, 3, 4, 5).
+    /// português (Brasil) (pt-BR): po/pt-BR.po, with CLDR's conventions for pt. Plural forms: 0 one (0, 1), 1 other (2, 3, 4, 5).
     static let ptBr = LanguageData(
         code: "pt-BR",
-        name: "português",
+        name: "português (Brasil)",
         messages: """
         (%s)
         ,\u{20}

@@ -2,10 +2,10 @@
 // Change po/*.po or po/here-weather.pot and run `scripts/catalogue generate`.
 
 extension LanguageData {
-    /// português (pt): po/pt.po, with CLDR's conventions for pt_PT. Plural forms: 0 one (1), 1 other (0, 2, 3, 4).
+    /// português europeu (pt): po/pt.po, with CLDR's conventions for pt_PT. Plural forms: 0 one (1), 1 other (0, 2, 3, 4).
     static let pt = LanguageData(
         code: "pt",
-        name: "português",
+        name: "português europeu",
         messages: """
         (%s)
         ,\u{20}

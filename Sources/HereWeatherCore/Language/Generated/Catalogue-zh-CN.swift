@@ -2,13 +2,13 @@
 // Change po/*.po or po/here-weather.pot and run `scripts/catalogue generate`.
 
 extension LanguageData {
-    /// 中文 (zh-CN): po/zh-CN.po, with CLDR's conventions for zh. Plural forms: 0 other (0, 1, 2, 3).
+    /// 中文（中国） (zh-CN): po/zh-CN.po, with CLDR's conventions for zh. Plural forms: 0 other (0, 1, 2, 3).
     static let zhCn = LanguageData(
         code: "zh-CN",
-        name: "中文",
+        name: "中文（中国）",
         messages: """
         （%s）
-        ，\u{20}
+        ，
         最大 %s
         %s～%s %s
         m/s
