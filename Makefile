@@ -19,8 +19,10 @@ FISHDIR = $(DATADIR)/fish/vendor_completions.d
 DOCDIR = $(DATADIR)/doc/here-weather
 
 BINARY = $(BUILD_PATH)/release/here-weather
-# The user guides the man page points to, installed beside the JSON schema.
-GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md
+# The user guides the man page points to, and those they link to (the config reference, the
+# translators' guide), installed beside the JSON schema.
+GUIDES = docs/location.md docs/output.md docs/json.md docs/cache.md docs/weather.md docs/configuration.md \
+	docs/translating.md
 GENERATED = $(BUILD_PATH)/install
 # `make deb` stages the package here and writes the .deb into DEB_DIR.
 DEB_STAGE = $(BUILD_PATH)/deb-root
@@ -54,7 +56,7 @@ test: build
 ## runs the tests"), on the build `make test` made. CI runs `make test` as an ordinary user in a
 ## 0700 home, then this as root. TestUserTests checks that the list has every such suite.
 ## Under sudo, what root wrote in the build folders is given back to the user who ran sudo.
-ROOT_TESTS = InstallTests/debianPackage|ResourceLimitTests|FileFaultTests|FileSafetyTests|GeoClueTests|TestUserTests
+ROOT_TESTS = InstallTests/debianPackage|ResourceLimitTests|FileFaultTests|FileSafetyTests|GeoClueTests|TestUserTests|GPSDUnreachableTests
 test-root:
 	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
 		$(SWIFT) test --skip-build --disable-xctest --filter '$(ROOT_TESTS)'; status=$$?; \

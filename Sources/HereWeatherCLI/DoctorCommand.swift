@@ -62,6 +62,7 @@ struct DoctorCommand: ContextCommand {
             units: run.settings.weather.units,
             skipsAbsentSources: run.settings.location.isZeroConfig,
             clock: run.system.clock)
+        doctor.officialAlerts = run.officialAlerts(for: run.settings.weather.provider)
         let clock = run.system.clock
         let geoClueMemory = run.storage.geoClueAgent
         doctor.remembered = { source in

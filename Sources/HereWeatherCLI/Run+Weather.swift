@@ -74,6 +74,19 @@ extension Run {
         return NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace)
     }
 
+    /// The NWS alerts request a report of provider `kind` makes for a US point, for `doctor`
+    /// to check: the NWS provider's own, or those `withOfficialAlerts` adds (`optional`: they
+    /// can be turned off with `[alerts] nws`); `nil` when no such request is made.
+    func officialAlerts(for kind: WeatherProviderKind) -> Doctor.OfficialAlerts? {
+        let nws = settings.weather.nws
+        guard kind == .nws || (settings.alerts.nws && lacksAlerts(kind)),
+              TransportSecurity.permits(nws.baseURL, allowPlainHTTP: nws.allowPlainHTTP)
+        else { return nil }
+        let fetcher = NWSAlertsFetcher(baseURL: nws.baseURL, contact: nws.contact, http: system.http,
+                                       coordinateDecimals: settings.privacy.coordinateDecimals, clock: system.clock)
+        return Doctor.OfficialAlerts(fetcher: fetcher, optional: kind != .nws)
+    }
+
     /// Whether provider `kind`, as configured, reports no alerts of its own.
     func lacksAlerts(_ kind: WeatherProviderKind) -> Bool {
         switch kind {

@@ -19,7 +19,9 @@ import Synchronization
 /// protocol's rules (greeting, device list, TPV/GST pairing, fix selection, the reasons for
 /// giving up) are `GPSDSessionRules`; this type owns only the connection. Fails fast when
 /// gpsd is not running (connection refused) and when libgps is missing or of another version
-/// (naming the file found); never waits past the request's deadline: reads wait in slices of
+/// (naming the file found), and tells a host that refuses from one out of reach (no route, no
+/// answer: a connect of its own first, for another host); never waits past the request's
+/// deadline: the connect and the reads wait in slices of
 /// at most 100 ms, with poll() (any descriptor number, unlike libgps's select-based
 /// `gps_waiting`). A failed read is "gpsd closed the connection" only when the socket is
 /// really at its end (`hw_gps_peer_closed`). A write to a closed connection is an error,
@@ -100,6 +102,7 @@ final class GPSDSession: @unchecked Sendable {
             message.deallocate()
         }
         let (open, close, stream, read) = (libgps.open, libgps.close, libgps.stream, libgps.read)
+        if !isLoopback, let failure = probe() { return .failure(failure) }
         let opened = open(host, String(port), handle)
         guard opened == 0 else { return .failure(openError(errno, libgps)) }
         defer { _ = close(handle) }
@@ -156,6 +159,24 @@ final class GPSDSession: @unchecked Sendable {
     /// Whether `host` names this machine's loopback, where a refusal means gpsd is not running.
     var isLoopback: Bool {
         host == "localhost" || host == "ip6-localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Why gpsd on another host cannot be connected to, if it cannot: a connect of our own
+    /// first, bounded by the request's deadline. libgps's connect blocks until the kernel gives
+    /// up (over 2 min for a host that drops it) and says -6 for every failure; this tells a
+    /// refusal from no route and from no answer, in time.
+    func probe() -> LocationError? {
+        let seconds = request.secondsLeft(at: clock.now)
+        switch PortProbe.attempt(host: host, port: port, until: request.deadline, on: clock,
+                                 cancelled: { self.cancelled.load(ordering: .relaxed) }) {
+        case .accepted: return nil
+        case .refused: return .gpsdRefused(address: address)
+        case .unresolved: return .gpsdUnreachable(address: address, reason: "cannot resolve host \(host)")
+        case .hostUnreachable: return .gpsdNoConnection(address: address, host: host, failure: .hostUnreachable)
+        case .networkUnreachable: return .gpsdNoConnection(address: address, host: host, failure: .networkUnreachable)
+        case .noAnswer: return .gpsdNoConnection(address: address, host: host, failure: .noAnswer(seconds: seconds))
+        case .failed(let code): return .gpsdUnreachable(address: address, reason: String(cString: strerror(code)))
+        }
     }
 
     func openError(_ code: Int32, _ libgps: LibGPSLibrary) -> LocationError {

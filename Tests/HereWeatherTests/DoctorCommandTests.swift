@@ -9,6 +9,7 @@ import HereWeatherGPSD
         let server = try FixtureServer(routes: [
             "/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json"),
             "/ipinfo/json": .fixture("ip/ipinfo/success.json"),
+            "/alerts/active": .fixture("weather/nws/alerts-tampa.json"),
         ])
         let runner = try InProcessCommand()
         try runner.writeConfig("""
@@ -29,6 +30,8 @@ import HereWeatherGPSD
             name = "Tampa"
             [weather.open-meteo]
             base_url = "\(server.baseURL)"
+            [weather.nws]
+            base_url = "\(server.baseURL)"
             """)
         let result = try await runner.run(["doctor"], assembly: .gpsdOnly)
         #expect(result.status == 1, "gpsd fails")
@@ -44,6 +47,57 @@ import HereWeatherGPSD
         #expect(lines.contains { $0.hasPrefix("open-meteo") && $0.contains("OK") && $0.contains("26.8 °C") })
         #expect(server.requests.allSatisfy { !$0.hasPrefix("/ipinfo") }, "the unpermitted IP service saw nothing")
         #expect(server.requests.contains { $0.hasPrefix("/v1/forecast?latitude=27.95&longitude=-82.46") })
+        // The NWS's alerts, which reports add at this US point, are asked too (issue 35 D27).
+        #expect(lines.contains { $0.hasPrefix("nws-alerts") && $0.contains("OK")
+                    && $0.contains("the NWS answered for 27.9506°N, 82.4572°W: 1 alert in force") }, "\(result.stdout)")
+        #expect(server.requests.contains { $0.hasPrefix("/alerts/active?point=27.95,-82.46") })
+    }
+
+    /// A failed alerts request costs a report only its alerts, silently: doctor says so, with
+    /// the keys that fix it; outside the US nothing is asked; the NWS provider's own alerts
+    /// cannot be turned off, so that advice is left out (issue 35 D27).
+    @Test func theNWSAlertsAreCheckedAtAUSPointOnly() async throws {
+        let server = try FixtureServer(routes: [
+            "/v1/forecast": .fixture("weather/open-meteo/tampa-metric.json"),
+            "/alerts/active": .json(500, #"{"title":"Unexpected Problem"}"#),
+        ])
+        let runner = try InProcessCommand()
+        let fixed = { (latitude: String, longitude: String) in """
+            version = 1
+            [location]
+            sources = ["fixed"]
+            [location.fixed]
+            latitude = \(latitude)
+            longitude = \(longitude)
+            [weather.open-meteo]
+            base_url = "\(server.baseURL)"
+            [weather.nws]
+            base_url = "\(server.baseURL)"
+            """
+        }
+        try runner.writeConfig(fixed("27.9506", "-82.4572"))
+        let failed = try await runner.run(["doctor"])
+        #expect(failed.status == 1, "\(failed.stdout)")
+        #expect(Self.checks(failed.stdout).contains { $0.hasPrefix("nws-alerts") && $0.contains("FAIL") && $0.contains(
+            "The NWS alerts request failed: it answered HTTP 500. Reports leave the alerts out until it answers; check "
+            + "[weather.nws] base_url, or set [alerts] nws = false to stop asking") }, "\(failed.stdout)")
+
+        try runner.writeConfig(fixed("43.6532", "-79.3832"))
+        let asked = server.requests.count
+        let toronto = try await runner.run(["doctor"])
+        #expect(toronto.status == 0, "\(toronto.stdout)")
+        #expect(Self.checks(toronto.stdout).contains { $0.hasPrefix("nws-alerts") && $0.contains("SKIP")
+                    && $0.contains("not asked: 43.6532°N, 79.3832°W is outside the US") }, "\(toronto.stdout)")
+        #expect(!server.requests.dropFirst(asked).contains { $0.hasPrefix("/alerts") }, "\(server.requests)")
+
+        try runner.writeConfig(fixed("27.9506", "-82.4572") + "\n[alerts]\nnws = false\n")
+        let off = try await runner.run(["doctor"])
+        #expect(off.status == 0 && !off.stdout.contains("nws-alerts"), "\(off.stdout)")
+
+        try runner.writeConfig(fixed("27.9506", "-82.4572").replacing("[weather.nws]", with: "[weather]\nprovider = \"nws\"\n[weather.nws]\ncontact = \"ops@example.org\""))
+        let nws = try await runner.run(["doctor"])
+        let line = Self.checks(nws.stdout).first { $0.hasPrefix("nws-alerts") } ?? ""
+        #expect(line.contains("FAIL") && line.contains("HTTP 500") && !line.contains("[alerts] nws"), "\(nws.stdout)")
     }
 
     /// Each check on one line: a wrapped detail's continuation lines (indented) joined back.
@@ -71,6 +125,8 @@ import HereWeatherGPSD
         latitude = 27.9506
         longitude = -82.4572
         [weather.open-meteo]
+        base_url = "http://127.0.0.1:1"
+        [weather.nws]
         base_url = "http://127.0.0.1:1"
         """
 

@@ -104,9 +104,11 @@ import Testing
         let server = try FixtureServer(routes: ["/ipinfo/json": .fixture("ip/ipinfo/success.json")])
         let nothing = try ClosedPort()
         let runner = try InProcessCommand()
-        // The weather check asks a closed port on this machine, never the real service.
+        // The weather and NWS alerts checks (the IP fix is in the US) ask a closed port on this
+        // machine, never the real services.
         try runner.writeConfig(ZeroConfigTests.config(gpsdPort: nothing.port, ip: server)
-                               + "\n[weather.open-meteo]\nbase_url = \"\(nothing.baseURL)\"\n")
+                               + "\n[weather.open-meteo]\nbase_url = \"\(nothing.baseURL)\"\n"
+                               + "[weather.nws]\nbase_url = \"\(nothing.baseURL)\"\n")
         try Self.allowGeoClueAndIP(home: runner.home)
         let geoClue = ScriptedGeoClue(.failure(.notAllowed(reason: "'here-weather' disallowed, no agent for UID 1000")))
         let assembly = SystemAssembly.test(RunSystem.test(gpsd: .absent, geoClue: .standIn { geoClue }, wifiScanner: .absent))

@@ -23,6 +23,9 @@ import HereWeatherCore
         "share/doc/here-weather/json.md",
         "share/doc/here-weather/cache.md",
         "share/doc/here-weather/weather.md",
+        // What the guides link to.
+        "share/doc/here-weather/configuration.md",
+        "share/doc/here-weather/translating.md",
     ]
 
     typealias Output = CapturedRun
@@ -148,6 +151,9 @@ import HereWeatherCore
             let installed = try read(prefix.appendingPathComponent("share/doc/here-weather/\(guide)"))
             #expect(installed == (try read(URL(fileURLWithPath: "docs/\(guide)"))), "the installed \(guide) is not docs/'s")
         }
+        // And every file they link to beside them (DebianPackageTests checks the links).
+        let linked = try read(prefix.appendingPathComponent("share/doc/here-weather/configuration.md"))
+        #expect(linked == (try read(URL(fileURLWithPath: "docs/configuration.md"))), "the installed configuration.md is not docs/'s")
 
         // The installed binary is the static, stripped one, and runs without the toolchain.
         try await expectRunsWithoutSwift(binary.path)

@@ -203,30 +203,33 @@ struct NMEAEpochAssemblerTests {
         #expect(void.first?.isValid == false)
     }
 
-    @Test func aLogThatBeginsMidEpochDoesNotCountItsFirstEpoch() {
+    /// The first epoch is judged as gpsd the daemon reports it, after each position or mode
+    /// sentence (Fixtures/gpsd-json/mid-epoch.json: a 2D fix at 19:00:00 from the RMC alone).
+    @Test func aLogThatBeginsMidEpochHasWhatItsFirstEpochSays() {
         let epoch = { (second: Int) in [
             "$GPGGA,19000\(second).00,2756.25000,N,08227.64800,W,1,07,1.20,6.0,M,-28.6,M,,",
             "$GPRMC,19000\(second).00,A,2756.25000,N,08227.64800,W,2.721,300.00,221126,,,A",
         ] }
         // Opens with RMC while the epochs open with GGA: the first epoch's GGA was not captured.
         let midEpoch = reportedFixes(Array(epoch(0).dropFirst()) + epoch(1) + epoch(2))
-        #expect(midEpoch.map(\.isValid) == [false, true, true])
-        // Complete or not, gpsd learns the cycle from the first epoch and never reports it.
-        #expect(reportedFixes(epoch(0) + epoch(1)).map(\.isValid) == [false, true])
-        #expect(reportedFixes(Array(epoch(0).dropFirst())).map(\.isValid) == [false])
+        #expect(midEpoch.map(\.isValid) == [true, true, true])
+        #expect(midEpoch.map(\.mode) == [2, 3, 3], "the RMC alone is a 2D fix, as gpsd reports it")
+        #expect(reportedFixes(epoch(0) + epoch(1)).map(\.isValid) == [true, true])
+        #expect(reportedFixes(Array(epoch(0).dropFirst())).map(\.isValid) == [true])
     }
 
     // When gpsd reports an epoch (`NMEACycleDetector`): the sentence that ended the previous
     // epoch's run of timed sentences ends the cycle from then on.
 
-    @Test func tenHertzWithFractionalSecondsIsReportedFromTheSecondEpoch() throws {
+    @Test func tenHertzWithFractionalSecondsIsReportedEveryEpoch() throws {
         var lines: [String] = []
         for tenth in 0..<5 {
             lines.append("$GNRMC,084500.\(tenth)0,A,5222.21296,N,00453.71008,E,9.719,200.00,221126,,,A")
             lines.append("$GNGGA,084500.\(tenth)0,5222.21296,N,00453.71008,E,1,12,0.76,1.8,M,43.3,M,,")
             lines.append("$GNGST,084500.\(tenth)0,9.0,,,,2.1,1.9,3.6")
         }
-        #expect(reportedFixes(lines).map(\.isValid) == [false, true, true, true, true])
+        // The first epoch before gpsd knows the cycle, the rest at their GGA.
+        #expect(reportedFixes(lines).map(\.isValid) == [true, true, true, true, true])
     }
 
     @Test func aReceiverSendingRMCBeforeGGAIsReportedAtTheGGAOfEachSecond() {
@@ -237,7 +240,7 @@ struct NMEAEpochAssemblerTests {
         }
         let log = epoch(0, true) + epoch(1, true) + epoch(2, false) + epoch(3, true)
         let result = reportedFixes(log)
-        #expect(result.map(\.isValid) == [false, true, true, true])
+        #expect(result.map(\.isValid) == [true, true, true, true])
         #expect(result.map { Int($0.time.timeIntervalSince1970) % 60 } == [0, 1, 2, 3], "epochs by time of day")
     }
 
@@ -252,7 +255,7 @@ struct NMEAEpochAssemblerTests {
             "$GPRMC,201003.00,A,2746.26000,N,08238.28000,W,11.663,15.00,221126,,,A",
             "$GPGGA,201003.00,2746.26000,N,08238.28000,W,1,07,1.20,3.0,M,-29.8,M,,",
         ]
-        #expect(reportedFixes(lines).map(\.isValid) == [false, true, false, true])
+        #expect(reportedFixes(lines).map(\.isValid) == [true, true, false, true])
     }
 
     @Test func aDepthSentenceContinuesTheCycleSoTheFirstEpochIsReported() {
@@ -269,7 +272,7 @@ struct NMEAEpochAssemblerTests {
     @Test func timesWithin10MillisecondsAreOneTimeForGpsd() {
         var detector = NMEACycleDetector()
         let sentences: [(NMEACycleDetector.Kind, Int?)] = [
-            (.rmc, 1000), (.gga, 1000),
+            (.rmc, 1000), (.gga, 1000),   // no end of cycle known: each position sentence reports
             (.rmc, 1010), (.gga, 1010),   // 10 ms later: the same time, nothing learned
             (.rmc, 2000), (.gga, 2000),   // a new time: GGA now ends the cycle
             (.gsa, nil),                  // untimed sentences report only after a DBT
@@ -278,6 +281,6 @@ struct NMEAEpochAssemblerTests {
         for (kind, milliseconds) in sentences {
             reports.append(detector.observe(kind, time: milliseconds.map { NMEATimeOfDay(milliseconds: $0) }))
         }
-        #expect(reports == [false, false, false, false, false, true, false])
+        #expect(reports == [true, true, true, true, false, true, false])
     }
 }

@@ -70,6 +70,24 @@ import HereWeatherCore
         #expect(result.stdout.contains("Showers And Thunderstorms Likely"))
     }
 
+    /// The NWS gives no sunrise or sunset: here-weather works them out (NOAA's calculator,
+    /// `SolarTimesTests`) for the point asked about, so `%S`/`%s`, the text and JSON have them
+    /// (issue 35 D27). Tampa on 26 November 2026: 06:59:58 and 17:34:11 EST by PyEphem.
+    @Test func sunriseAndSunsetAreWorkedOutForTheNWS() async throws {
+        let server = try Self.server(observedAgo: 1800)
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server))
+        let line = try await run(runner, ["--format", "%S %s"])
+        #expect(line.status == 0, "\(line.stderr)")
+        #expect(line.stdout == "06:59 17:34\n", "\(line.stdout)")
+        let text = try await run(runner, [])
+        #expect(text.stdout.contains("Sunrise 06:59 · Sunset 17:34"), "\(text.stdout)")
+        let json = try await run(runner, ["--json", "--daily"])
+        let days = try #require(((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["weather"]
+            as? [String: Any])?["daily"] as? [[String: Any]], "\(json.stdout)")
+        #expect(!days.isEmpty && days.allSatisfy { $0["sunrise"] is String && $0["sunset"] is String }, "\(days)")
+    }
+
     @Test func anOldObservationIsReplacedByTheForecastHourAndTheReportSaysSo() async throws {
         let server = try Self.server(observedAgo: 3 * 3600)
         let runner = try InProcessCommand()

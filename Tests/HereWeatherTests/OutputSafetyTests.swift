@@ -42,7 +42,7 @@ import HereWeatherCore
     func everySubcommandsOutputIsChecked(arguments: [String]) async throws {
         let runner = try CommandRunner()
         defer { try? FileManager.default.removeItem(at: runner.home) }
-        try runner.writeConfig("version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\n[weather]\nbase_url = \"http://127.0.0.1:9\"\n")
+        try runner.writeConfig("version = 1\n[location]\nsources = [\"fixed\"]\n[location.fixed]\nlatitude = 27.95\nlongitude = -82.46\n[weather]\nbase_url = \"http://127.0.0.1:9\"\n[weather.nws]\nbase_url = \"http://127.0.0.1:9\"\n")
         let result = try await runner.run(arguments, stdout: ">/dev/full")
         #expect(result.status == 74, "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").last?.hasPrefix("here-weather: Cannot write the output: No space left on device.") == true,

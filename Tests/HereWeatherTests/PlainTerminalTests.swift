@@ -9,8 +9,11 @@ import Testing
     /// A place name with letters a C locale cannot show, and a symbol of each kind.
     static let place = "Zürich-Ærøskøbing Straße · 東京"
 
+    /// The NWS's alerts (which doctor checks at this US point) on a closed port: nothing leaves the machine.
+    static let nwsClosed = "\n[weather.nws]\nbase_url = \"http://127.0.0.1:9\""
+
     static func config(icons: String = "emoji") -> String {
-        ProviderSetup.fixedLocation(named: place) + "\n[output]\nicons = \"\(icons)\"\n[weather.open-meteo]\nbase_url = \"http://127.0.0.1:9\""
+        ProviderSetup.fixedLocation(named: place) + "\n[output]\nicons = \"\(icons)\"\n[weather.open-meteo]\nbase_url = \"http://127.0.0.1:9\"" + nwsClosed
     }
 
     /// The environments that ask for ASCII: a C locale (set, or none at all), a Latin-1 one,

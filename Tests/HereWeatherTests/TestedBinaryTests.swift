@@ -29,6 +29,8 @@ import Testing
             [weather.open-meteo]
             base_url = "http://127.0.0.1:9/v1/forecast"
             allow_plain_http = true
+            [weather.nws]
+            base_url = "http://127.0.0.1:9"
             """)
         let result = try await runner.run(["doctor"], killAfter: .seconds(60))
         #expect(result.status < 128, "doctor crashed: status \(result.status), stderr \(result.stderr)")

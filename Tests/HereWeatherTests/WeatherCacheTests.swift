@@ -201,9 +201,8 @@ import HereWeatherHTTP
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned)
         _ = try await provider(ttl: 0).report(for: query())
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
-        #expect(names == ["open-meteo_27.95_-82.46_metric.weather", "open-meteo_27.95_-82.46_metric.lock",
-                          AtomicFile.temporaryPrefix + "writing"],
-                "one entry, its lock, and only a temporary file young enough to be another run's write")
+        #expect(names == ["open-meteo_27.95_-82.46_metric.weather", AtomicFile.temporaryPrefix + "writing"],
+                "one entry (its lock file goes with the lock) and only a temporary file young enough to be another run's write")
         let mode = try FileManager.default.attributesOfItem(atPath: cache.path(for: key))[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
@@ -319,6 +318,66 @@ import HereWeatherHTTP
         again.release()
     }
 
+    /// A lock file lives only while a run holds it: a fetch that fails (nothing written) or
+    /// succeeds leaves none behind, so failures do not pile up empty `.lock` files (issue 35 D32).
+    @Test func noLockFileOutlivesItsLock() async throws {
+        service.fail(with: Self.refused)
+        await #expect(throws: WeatherError.self) { _ = try await provider().report(for: query()) }
+        #expect(service.calls == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty, "nothing written, no lock left")
+        service.fail(with: nil)
+        _ = try await provider().report(for: query())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [cache.path(for: key).split(separator: "/").last.map(String.init)])
+        let lock = try await cache.lock(key, waitingUntil: clock.now)
+        #expect(FileManager.default.fileExists(atPath: cache.lockPath(for: key)), "there while held")
+        lock.release()
+        #expect(!FileManager.default.fileExists(atPath: cache.lockPath(for: key)))
+    }
+
+    /// The holder removes the lock file as it lets go; a run that was waiting on that file
+    /// then holds a lock on a file no longer there, and must take the one at the path instead,
+    /// or two runs could hold "the" lock at once (the waiter on the removed file, a newcomer on
+    /// a new one).
+    @Test func aRunWaitingOnARemovedLockFileTakesTheNewOne() async throws {
+        let held = try await cache.lock(key, waitingUntil: clock.now)
+        let cache = cache, key = key, limit = clock.now + .seconds(30)
+        let waiter = Task { try await cache.lock(key, waitingUntil: limit) }
+        #expect(await clock.waitForSleepers(), "it waits while the lock is held")
+        held.release()
+        let second = try await waiter.value
+        defer { second.release() }
+        await #expect(throws: WeatherCacheError.lockTimedOut(path: cache.lockPath(for: key)),
+                      "a third run finds the lock held by the second") {
+            _ = try await cache.lock(key, waitingUntil: clock.now)
+        }
+        var atPath = stat(), heldFile = stat()
+        #expect(stat(cache.lockPath(for: key), &atPath) == 0 && fstat(second.heldDescriptor, &heldFile) == 0)
+        #expect(atPath.st_ino == heldFile.st_ino, "the lock held is the file at the path")
+    }
+
+    /// Many runs taking and letting go of one key's lock (its file removed at each release)
+    /// never hold it two at a time, and leave no lock file.
+    @Test func runsTakingTurnsNeverHoldTheLockTogether() async throws {
+        let cache = cache, key = key, limit = clock.now + .seconds(600)
+        let inside = TurnCounter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    for _ in 0..<15 {
+                        let lock = try await cache.lock(key, waitingUntil: limit)
+                        inside.enter()
+                        try await Task.sleep(for: .microseconds(200))
+                        inside.leave()
+                        lock.release()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(inside.most == 1 && inside.turns == 90)
+        #expect(!FileManager.default.fileExists(atPath: cache.lockPath(for: key)))
+    }
+
     /// A lock another process holds for a moment is taken once it is free, on a clock that
     /// stands still: the wait retries in real time, and only its limit is the run clock's.
     /// Before, the wait slept on the run clock alone, and a test whose lock a child process
@@ -412,4 +471,17 @@ import HereWeatherHTTP
         #expect(cached.hourly.count == fetched.hourly.count && !cached.hourly.isEmpty)
         #expect(cached.daily.count == fetched.daily.count && !cached.daily.isEmpty)
     }
+}
+
+/// How many tasks are inside a critical section at once: the most ever, and the turns taken.
+private final class TurnCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private var mostSeen = 0
+    private var taken = 0
+
+    func enter() { lock.withLock { now += 1; mostSeen = max(mostSeen, now); taken += 1 } }
+    func leave() { lock.withLock { now -= 1 } }
+    var most: Int { lock.withLock { mostSeen } }
+    var turns: Int { lock.withLock { taken } }
 }

@@ -60,6 +60,8 @@ import Testing
         try runner.writeConfig(fixedConfig("""
         [weather]
         provider = "metno"
+        [weather.nws]
+        base_url = "http://127.0.0.1:9"
         """))
         let result = try await runner.run(["doctor"])
         #expect(result.status == 1)

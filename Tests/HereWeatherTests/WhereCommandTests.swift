@@ -9,14 +9,14 @@ import Testing
         let result = try await InProcessCommand().run(["where", "--replay", log("hdop-only.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        // gpsd's first fix: the log's second epoch (gpsd learns the receiver's cycle from the first).
-        #expect(lines.contains("Latitude:  39.739238°"))
-        #expect(lines.contains("Longitude: -104.990247°"))
+        // gpsd's first fix: the log's first epoch (the daemon reports it: Fixtures/gpsd-json).
+        #expect(lines.contains("Latitude:  39.739236°"))
+        #expect(lines.contains("Longitude: -104.990246°"))
         #expect(lines.contains { $0.hasPrefix("Accuracy:") && $0.contains("(estimated from HDOP)") })
         #expect(lines.contains { $0.hasPrefix("Altitude:  1609.") })
         #expect(lines.contains("Source:    NMEA replay, 3D fix"))
         // A replay runs on the log's clock: when in the log, and the age on that clock.
-        #expect(lines.contains { $0.hasPrefix("Time:      2026-11-22T18:40:01Z (log time, ") && $0.hasSuffix(" into the log)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("Time:      2026-11-22T18:40:00Z (log time, ") && $0.hasSuffix(" into the log)") }, "\(lines)")
         #expect(lines.contains("Age:       0 s before the log's latest sentence (the replay runs on the log's clock)"))
     }
 
@@ -31,7 +31,7 @@ import Testing
         #expect(location["source"] as? String == "nmea")
         #expect(location["mode"] as? Int == 3)
         #expect(location["simulated"] as? Bool == true)
-        #expect(location["timestamp"] as? String == "2026-11-22T17:00:01+00:00", "gpsd's first fix, the second epoch")
+        #expect(location["timestamp"] as? String == "2026-11-22T17:00:00+00:00", "gpsd's first fix, the first epoch")
     }
 
     @Test func accuracyBestReadsTheWholeLog() async throws {

@@ -39,6 +39,9 @@ public struct Doctor: Sendable {
     /// What the run remembers about a source once it was probed (GeoClue without an agent),
     /// added to its line.
     public var remembered: @Sendable (LocationSource) -> String? = { _ in nil }
+    /// The NWS alerts request reports make for a US point, checked beside the weather
+    /// (`ProviderFactory.officialAlerts`); `nil` when reports make none.
+    public var officialAlerts: OfficialAlerts?
 
     public init(providers: [any LocationSourceProvider], permission: @escaping PermissionCheck,
                 weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5),
@@ -93,7 +96,10 @@ public struct Doctor: Sendable {
                 checks.append(Check(name: name, status: .fail, detail: "no answer"))
             }
         }
-        checks.append(await weatherCheck(at: found))
+        async let weatherLine = weatherCheck(at: found)
+        async let alertsLine = alertsCheck(at: found)
+        checks.append(await weatherLine)
+        if let line = await alertsLine { checks.append(line) }
         return checks
     }
 

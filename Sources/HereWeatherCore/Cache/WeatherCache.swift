@@ -9,13 +9,16 @@ import Glibc
 import Synchronization
 
 /// Weather answers kept between runs in `$XDG_CACHE_HOME/here-weather/` (default
-/// `~/.cache/here-weather/`), one file per key (`<key>.weather`) and a lock file beside it
-/// (`<key>.lock`).
+/// `~/.cache/here-weather/`), one file per key (`<key>.weather`) and, while a run fetches
+/// it, a lock file beside it (`<key>.lock`).
 ///
 /// Writes are atomic (a temporary file, then `rename`), so readers see a whole entry or the
 /// previous one. A damaged or foreign file reads as no entry and is replaced by the next
 /// write. The lock is `flock(2)` on the lock file: the kernel releases it when its holder
-/// exits, however it exits, so a killed run never leaves a key locked.
+/// exits, however it exits, so a killed run never leaves a key locked. The holder removes
+/// the lock file as it lets go (so failed fetches leave no empty lock files behind), and a
+/// run that got a lock checks that its file is still the one at the path, else takes that one
+/// (`WeatherCacheLock`); a killed run's lock file stays until the key's next fetch.
 public struct WeatherCache: Sendable {
     public let directory: String
     /// The run's clock: ages are measured on its date, the lock's wait on its instants.
@@ -75,30 +78,39 @@ public struct WeatherCache: Sendable {
     }
 
     /// Takes the lock for `key`, polling until `limit` while another run holds it.
+    ///
+    /// A lock got on a file that its holder removed meanwhile (see `WeatherCacheLock.release`)
+    /// guards nothing: the file at the path is opened again and locked instead.
     public func lock(_ key: WeatherCacheKey, waitingUntil limit: ContinuousClock.Instant) async throws(WeatherCacheError)
         -> WeatherCacheLock {
         let path = lockPath(for: key)
-        let descriptor: Int32
-        do {
-            descriptor = try LockFile.open(path)
-        } catch {
-            throw .lockFailed(path: path, reason: error.reason)
-        }
         var pause = Duration.milliseconds(5)
         while true {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return WeatherCacheLock(descriptor: descriptor) }
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK else {
-                close(descriptor)
-                throw .lockFailed(path: path, reason: String(cString: strerror(code)))
+            let descriptor: Int32
+            do {
+                descriptor = try LockFile.open(path)
+            } catch {
+                throw .lockFailed(path: path, reason: error.reason)
             }
-            guard clock.now < limit else {
-                close(descriptor)
-                throw .lockTimedOut(path: path)
+            while true {
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                    if LockFile.isStill(descriptor, at: path) { return WeatherCacheLock(descriptor: descriptor, path: path) }
+                    close(descriptor)   // removed by the run that held it: take the one there now
+                    break
+                }
+                let code = errno
+                if code == EINTR { continue }
+                guard code == EWOULDBLOCK else {
+                    close(descriptor)
+                    throw .lockFailed(path: path, reason: String(cString: strerror(code)))
+                }
+                guard clock.now < limit else {
+                    close(descriptor)
+                    throw .lockTimedOut(path: path)
+                }
+                await Self.pause(pause, orUntil: min(clock.now.advanced(by: pause), limit), on: clock)
+                pause = min(pause * 2, .milliseconds(50))
             }
-            await Self.pause(pause, orUntil: min(clock.now.advanced(by: pause), limit), on: clock)
-            pause = min(pause * 2, .milliseconds(50))
         }
     }
 
@@ -131,16 +143,25 @@ public struct WeatherCache: Sendable {
 /// the number twice, and the second close could hit another thread's file opened meanwhile.
 public final class WeatherCacheLock: Sendable {
     private let descriptor: Atomic<Int32>
+    /// The lock file's path, removed on release.
+    let path: String
 
-    init(descriptor: Int32) { self.descriptor = Atomic(descriptor) }
+    init(descriptor: Int32, path: String) {
+        self.descriptor = Atomic(descriptor)
+        self.path = path
+    }
 
     /// The lock file's descriptor; -1 once released.
     var heldDescriptor: Int32 { descriptor.load(ordering: .acquiring) }
 
-    /// Closes the lock file (which unlocks it); any later call does nothing.
+    /// Removes the lock file while still holding it, then closes it (which unlocks it); any
+    /// later call does nothing. Removed first, so a run that opens the path afterwards makes a
+    /// new file, and one already waiting on this file sees it gone once it gets the lock.
     public func release() {
         let taken = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
-        if taken >= 0 { close(taken) }
+        guard taken >= 0 else { return }
+        if LockFile.isStill(taken, at: path) { _ = SystemPath.withCString(path) { unlink($0) } }
+        close(taken)
     }
 
     deinit { release() }

@@ -46,6 +46,9 @@ public enum LocationError: UserFacingError, Equatable {
     case gpsdRefused(address: String)
     /// gpsd could not be reached for another reason (name lookup, network).
     case gpsdUnreachable(address: String, reason: String)
+    /// The connection to gpsd on another host was neither made nor refused: no route, or no
+    /// answer by the deadline (`host`: for the advice).
+    case gpsdNoConnection(address: String, host: String, failure: GPSDConnectFailure)
     /// gpsd's client library is missing or unusable (`supported`: the versions here-weather reads).
     case libgpsUnusable(address: String, problem: LibGPSProblem, supported: String)
     /// gpsd runs but has no receiver.
@@ -89,6 +92,8 @@ public enum LocationError: UserFacingError, Equatable {
             return "gpsd is not running on \(address) (connection refused). Start it (`sudo systemctl start gpsd`, or `sudo gpsd /dev/ttyACM0` with your receiver's device), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdRefused(let address):
             return "gpsd on \(address) refused the connection: gpsd is not running there, or a firewall rejects it. Check gpsd on that host (`systemctl status gpsd`; it listens beyond localhost only when started with -G), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
+        case .gpsdNoConnection(let address, let host, let failure):
+            return "Cannot reach gpsd on \(address): \(failure.words). \(failure.advice(host: host)), or set \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .gpsdUnreachable(let address, let reason):
             return "Cannot reach gpsd on \(address): \(reason). Check \(ConfigKey.both(.gpsdHost, .gpsdPort))."
         case .libgpsUnusable(let address, let problem, let supported):

@@ -3,12 +3,15 @@
 ///
 /// gpsd learns which sentence ends a receiver's cycle: when the time of day changes, the
 /// last timed sentence before the change becomes a "cycle ender", and from then on the
-/// arrival of an ender reports the epoch in progress. So gpsd never reports a log's first
-/// epoch (no ender is known yet), and a receiver that sends RMC before GGA has its epoch
-/// reported at the GGA, when both are in. A sentence that "continues the cycle" (DBT, the
-/// depth of a fish finder or chart plotter) changes the rule for good: every untimed sentence
-/// gpsd decodes then becomes an ender in place of the last timed one, and no timed sentence
-/// is tagged any more.
+/// arrival of an ender reports the epoch in progress, so a receiver that sends RMC before GGA
+/// has its epoch reported at the GGA, when both are in. Until it knows an ender (a log's first
+/// epoch) the daemon has no reliable end of cycle and reports after every sentence that sets
+/// a position or a mode (`gpsd.c`: `!cycle_end_reliable && (changed & (LATLON_SET |
+/// MODE_SET))`): GGA, RMC, GLL, GNS and GSA; so a first epoch with a fix is reported.
+/// (`gpsdecode -j` never reports a first epoch: it has no such rule; the daemon is what a
+/// client reads.) A sentence that "continues the cycle" (DBT, the depth of a fish finder or
+/// chart plotter) changes the rule for good: every untimed sentence gpsd decodes then becomes
+/// an ender in place of the last timed one, and no timed sentence is tagged any more.
 ///
 /// Sentences are keyed by kind alone, whatever their talker (GPGGA and GNGGA are one kind),
 /// as gpsd keys them.
@@ -25,6 +28,15 @@ struct NMEACycleDetector: Sendable, Equatable {
 
         /// A bit for sets of kinds.
         var bit: UInt16 { 1 << UInt16(rawValue) }
+
+        /// Whether gpsd's decoder of this kind can set a position or a mode (`LATLON_SET`,
+        /// `MODE_SET`): what the daemon reports after while it knows no end of cycle.
+        var setsPositionOrMode: Bool {
+            switch self {
+            case .gga, .rmc, .gll, .gns, .gsa: true
+            case .gst, .gsv, .zda, .dbt: false
+            }
+        }
     }
 
     /// Times closer than this are one time of day (gpsd: 0.01 s).
@@ -64,7 +76,8 @@ struct NMEACycleDetector: Sendable, Equatable {
             if let lastKind { enders &= ~lastKind.bit }
             enders |= kind.bit
         }
-        let reports = (time != nil || continues) && enders & kind.bit != 0
+        let atEnder = (time != nil || continues) && enders & kind.bit != 0
+        let reports = atEnder || (enders == 0 && kind.setsPositionOrMode)
         if time != nil { lastKind = kind }
         return reports
     }

@@ -19,8 +19,10 @@ import Foundation
 ///   any mode but A or D, says nothing either way: its GGA (quality 8) decides, and the fix
 ///   is marked simulated (gpsd's status 8);
 /// - an epoch is a fix only when gpsd reports it: when the sentence that gpsd has learned
-///   ends the receiver's cycle arrives in it (`NMEACycleDetector`). A log's first epoch,
-///   complete or not, is never reported, as gpsd learns the cycle from it.
+///   ends the receiver's cycle arrives in it (`NMEACycleDetector`). A log's first epoch, from
+///   which gpsd learns the cycle, is reported as the daemon reports it: after each position
+///   or mode sentence, so it is a fix when it has one (a single epoch, a two-epoch log);
+///   the epoch is judged whole, with the rules above.
 public struct NMEAEpochAssembler: Sendable {
     /// Fewer satellites than this in a GGA mean no fix (gpsd 3.22 `processGGA`).
     static let minimumSatellites = 3
@@ -44,7 +46,8 @@ public struct NMEAEpochAssembler: Sendable {
         var gnsAltitude: Double?
         var gstSigmas: (latitude: Double, longitude: Double)?
         var simulated = false
-        /// Whether gpsd reports this epoch (a cycle ender arrived in it).
+        /// Whether gpsd reports this epoch (a cycle ender, or before one is known a position
+        /// or mode sentence, arrived in it).
         var reported = false
     }
 

@@ -32,6 +32,15 @@ public enum LockFile {
         return descriptor
     }
 
+    /// Whether `descriptor` is the file now at `path` (not one removed or replaced since it
+    /// was opened): the same device and inode, the path not followed if it is a link.
+    public static func isStill(_ descriptor: Int32, at path: String) -> Bool {
+        var opened = stat(), current = stat()
+        guard fstat(descriptor, &opened) == 0,
+              SystemPath.withCString(path, { lstat($0, &current) }) == 0 else { return false }
+        return opened.st_dev == current.st_dev && opened.st_ino == current.st_ino
+    }
+
     /// Runs `body` while holding the lock at `path`, waiting up to `patience` seconds for
     /// another run that holds it (such runs hold it only while they read and rewrite a file).
     public static func withLock<Result>(_ path: String, patience: Double = 10,

@@ -53,8 +53,9 @@ final class FaultStage: @unchecked Sendable {
     }
 }
 
-/// The files under a home's cache and state folders, byte for byte (lock files aside: a run
-/// may create one, empty, and that is all it may change).
+/// The files under a home's cache and state folders, byte for byte. The state folder's lock
+/// file aside (the permissions' one lock file: a run may create it, empty); the cache's count:
+/// a run that fails leaves no lock file for its key (issue 35 D32).
 struct FolderSnapshot: Equatable {
     let files: [String: Data]
 
@@ -66,7 +67,7 @@ struct FolderSnapshot: Equatable {
                 let path = root + "/" + relative
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                      !relative.hasSuffix(".lock") else { continue }
+                      !(folder == ".local/state" && relative.hasSuffix(".lock")) else { continue }
                 files[folder + "/" + relative] = FileManager.default.contents(atPath: path) ?? Data()
             }
         }

@@ -37,6 +37,19 @@ public struct NWSAlertsFetcher: Sendable {
     /// The body of the answer when it is a feature collection; `nil` otherwise. A cancelled
     /// run still throws `CancellationError`.
     public func body(for coordinate: Coordinate, deadline: ContinuousClock.Instant) async throws -> Data? {
+        if case .answered(let body) = try await answer(for: coordinate, deadline: deadline) { return body }
+        return nil
+    }
+
+    /// What the alerts request met: a feature collection, or why not (for `doctor`).
+    public enum Answer: Sendable, Equatable {
+        case answered(Data)
+        /// What went wrong, in words that follow "The NWS alerts request failed: ".
+        case failed(String)
+    }
+
+    /// Asks for the alerts at `coordinate`. A cancelled run still throws `CancellationError`.
+    public func answer(for coordinate: Coordinate, deadline: ContinuousClock.Instant) async throws -> Answer {
         let request = HTTPRequest(url: requestURL(for: coordinate),
                                   headers: [("User-Agent", exchange.userAgent), ("Accept", "application/geo+json")],
                                   deadline: deadline)
@@ -45,10 +58,12 @@ public struct NWSAlertsFetcher: Sendable {
             response = try await SameOriginRedirects.send(request, unreachable: { $0 }) { try await exchange.http.get($0) }
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            return nil
+            return .failed((error as? any UserFacingError)?.message ?? "\(error)")
         }
-        guard (200..<300).contains(response.status), let body = try? JSONValue.parse(response.body),
-              body["features"]?.array != nil else { return nil }
-        return response.body
+        guard (200..<300).contains(response.status) else { return .failed("it answered HTTP \(response.status)") }
+        guard let body = try? JSONValue.parse(response.body), body["features"]?.array != nil else {
+            return .failed("its answer is not a list of alerts (a GeoJSON feature collection)")
+        }
+        return .answered(response.body)
     }
 }

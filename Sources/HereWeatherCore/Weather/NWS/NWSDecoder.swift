@@ -25,6 +25,9 @@ import Foundation
 ///   when it has a temperature.
 /// - Times carry their offset (`2026-11-26T14:00:00-05:00`): the report is shown at the
 ///   offset of the first hourly period.
+/// - The NWS gives no sunrise or sunset: each day's (and today's, in the current conditions)
+///   are worked out here (`SolarTimes`) for the point asked about, the points answer's
+///   `geometry` (`[longitude, latitude]`); none without it.
 ///
 /// The hourly view keeps every period from the current one: `WeatherReport.shown(at:)`
 /// starts the table at the hour it is read at (a cached report hours later) and shows 12.
@@ -52,7 +55,15 @@ enum NWSDecoder {
             basis = .observation(station: observed.station)
         }
         let today = LocalTime(recordedAt, utcOffset: offset).dateString
-        let days = self.days(body["forecast"]?["properties"]?["periods"]?.array ?? [], units: units).filter { $0.date >= today }
+        var days = self.days(body["forecast"]?["properties"]?["periods"]?.array ?? [], units: units).filter { $0.date >= today }
+        if let point = point(body["points"]) {
+            for index in days.indices {
+                (days[index].sunrise, days[index].sunset) = SolarTimes.times(
+                    on: days[index].date, utcOffset: offset, latitude: point.latitude, longitude: point.longitude)
+            }
+            (conditions.sunrise, conditions.sunset) = SolarTimes.times(on: today, utcOffset: offset,
+                                                                       latitude: point.latitude, longitude: point.longitude)
+        }
         let relative = body["points"]?["properties"]?["relativeLocation"]?["properties"]
         var report = try WeatherReport(
             provider: .nws, units: units, placeName: relative?["city"]?.lineText, country: relative == nil ? nil : "US",
@@ -63,6 +74,14 @@ enum NWSDecoder {
         report.currentBasis = basis
         report.recordedAt = recordedAt
         return report
+    }
+
+    /// The point the points answer is for: its GeoJSON `geometry`, `[longitude, latitude]`.
+    static func point(_ points: JSONValue?) -> (latitude: Double, longitude: Double)? {
+        guard let pair = points?["geometry"]?["coordinates"]?.array, pair.count == 2,
+              let longitude = pair[0].double, let latitude = pair[1].double,
+              abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        return (latitude, longitude)
     }
 
     /// When the recording was made: `fetched_at`, else the hourly forecast's `generatedAt`,
