@@ -203,10 +203,21 @@ def conventions(cldr, locale):
 
 
 def language_name(cldr, locale, code):
-    """The language's name in itself ("Deutsch", "português"), as CLDR writes it."""
+    """The language's name in itself ("Deutsch", "português europeu"), as CLDR writes it: the
+    name of its CLDR locale where CLDR has one (pt_PT), else the language's name with the
+    country's ("português (Brasil)", "中文（中国）") for a code with a country."""
+    def named(language):
+        return cldr.value(locale, "localeDisplayNames/languages/language[@type='%s']" % language)
     language = code.replace("-", "_")
-    return cldr.value(locale, "localeDisplayNames/languages/language[@type='%s']" % language) \
-        or cldr.value(locale, "localeDisplayNames/languages/language[@type='%s']" % language.split("_")[0])
+    found = (named(locale) if "_" in locale else None) or named(language)
+    if found:
+        return found
+    base = named(language.split("_")[0])
+    if "_" not in language:
+        return base
+    country = cldr.value(locale, "localeDisplayNames/territories/territory[@type='%s']" % language.split("_")[1])
+    pattern = cldr.value(locale, "localeDisplayNames/localeDisplayPattern/localePattern")
+    return pattern.replace("{0}", base).replace("{1}", country) if country and pattern else base
 
 
 def imperial_territories(cldr):

@@ -114,6 +114,20 @@ import Testing
         #expect(run.text.contains(fault.expected), "\(fault): \(run.text)")
     }
 
+    /// Chinese and Japanese put no space after a full-width comma: "、" stands for English's
+    /// ", " (the check once forced "、 "); a Latin comma still needs its space.
+    @Test func aFullWidthMarkMayEndWithoutEnglishsSpace() async throws {
+        let copy = try Copy()
+        defer { copy.remove() }
+        try copy.edit("ja.po") { Self.replacing("list-separator", in: $0, with: "msgstr \"、\"") }
+        try copy.edit("de.po") { Self.replacing("list-separator", in: $0, with: "msgstr \",\"") }
+        #expect(try await copy.run("generate").status == 0)
+        let run = try await copy.run("check")
+        #expect(!run.text.contains("ja.po"), "\(run.text)")
+        #expect(run.text.contains("po/de.po:") && run.text.contains("list-separator: leading or trailing spaces differ from English"),
+                "\(run.text)")
+    }
+
     @Test func tablesNotGeneratedFromTheCataloguesFailTheCheck() async throws {
         let copy = try Copy()
         defer { copy.remove() }
@@ -141,9 +155,15 @@ import Testing
         let copy = try Copy()
         defer { copy.remove() }
         #expect(try await copy.run("new").status == 64, "new needs a code")
-        let started = try await CapturedRun.run(Fixtures.root.path + "/scripts/catalogue", ["new", "ru"], environment: [
-            "PATH": "/usr/bin:/bin", "CATALOGUE_PO_DIR": copy.po.path, "CATALOGUE_GENERATED": copy.generated.path,
-        ])
+        let start = {
+            try await CapturedRun.run(Fixtures.root.path + "/scripts/catalogue", ["new", "ru"], environment: [
+                "PATH": "/usr/bin:/bin", "CATALOGUE_PO_DIR": copy.po.path, "CATALOGUE_GENERATED": copy.generated.path,
+            ])
+        }
+        let existing = try await start()
+        #expect(existing.status != 0 && existing.text.contains("ru.po exists: update it with msgmerge"), "\(existing.text)")
+        try FileManager.default.removeItem(at: copy.po.appendingPathComponent("ru.po"))
+        let started = try await start()
         #expect(started.status == 0, "\(started.text)")
         var text = try String(contentsOf: copy.po.appendingPathComponent("ru.po"), encoding: .utf8)
         #expect(text.contains("Plural-Forms: nplurals=3; plural=((n%10==1 && !(n%100==11)) ? 0 : "), "\(text.prefix(800))")

@@ -3,8 +3,8 @@ import Testing
 @testable import HereWeatherCore
 
 /// A plain terminal gets plain characters (issue 25, smaller items): with `LANG=C` (or any
-/// locale that is not UTF-8) or `icons = "ascii"`, every text output is ASCII (`TextCharset`),
-/// its columns still line up, and JSON stays UTF-8.
+/// locale that is not UTF-8), every text output is ASCII (`TextCharset`), its columns still
+/// line up, and JSON stays UTF-8. `icons = "ascii"` in a UTF-8 locale changes only the glyphs.
 @Suite struct PlainTerminalTests {
     /// A place name with letters a C locale cannot show, and a symbol of each kind.
     static let place = "Zürich-Ærøskøbing Straße · 東京"
@@ -17,12 +17,12 @@ import Testing
     }
 
     /// The environments that ask for ASCII: a C locale (set, or none at all), a Latin-1 one,
-    /// LC_ALL over a UTF-8 LANG, and ASCII icons in a UTF-8 locale.
+    /// LC_ALL over a UTF-8 LANG.
     static let plainEnvironments: [(String, [String: String], String)] = [
         ("LANG=C", ["LANG": "C"], "emoji"),
         ("LC_ALL=POSIX over LANG=C.UTF-8", ["LC_ALL": "POSIX"], "nerd"),
         ("LANG=en_US.ISO-8859-1", ["LANG": "en_US.ISO-8859-1"], "emoji"),
-        ("icons = ascii", [:], "ascii"),
+        ("icons = ascii, LANG=C", ["LANG": "C"], "ascii"),
     ]
 
     /// Each output form: its arguments, the recording replayed, and whether stdout is a terminal.
@@ -63,6 +63,42 @@ import Testing
         #expect(Self.isASCII(result.stderr), "\(result.stderr)")
         if arguments.first != "--format" || arguments.contains("%l|%L|%a|%O|%A|%R|%%") {
             #expect(result.stdout.contains("Zurich-AEroskobing Strasse - ??"), "\(result.stdout)")
+        }
+    }
+
+    /// The glyphs `icons = "ascii"` replaces: conditions (emoji and Nerd Font), wind arrows, bars.
+    static func isGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        (0x2190...0x21FF).contains(scalar.value) || (0x2580...0x259F).contains(scalar.value)
+            || (0xE000...0xF8FF).contains(scalar.value) || (scalar.properties.isEmoji && !scalar.isASCII && scalar != "©")
+    }
+
+    /// `icons = "ascii"` in a UTF-8 locale draws ASCII glyphs and keeps every word's letters: a
+    /// Japanese report stays Japanese, a place keeps "ü" and "東京" (it once folded all text:
+    /// every kanji was "?").
+    @Test(arguments: outputs.map(\.0))
+    func asciiIconsInAUTF8LocaleChangeOnlyTheGlyphs(name: String) async throws {
+        let (_, arguments, file, terminal) = try #require(Self.outputs.first { $0.0 == name })
+        let runner = try InProcessCommand()
+        try runner.writeConfig(Self.config(icons: "ascii"))
+        let provider = String(file.prefix { $0 != "/" })
+        let run = { (language: String) in
+            try await runner.run(["--provider", provider, "--lang", language, "--weather-replay", Fixtures.url("weather/" + file).path]
+                                 + arguments, environment: ["PIRATEWEATHER_API_KEY": "k"],
+                                 terminal: .init(standardOutput: terminal, standardError: false, columns: 100))
+        }
+        for language in ["en", "ja"] {
+            let result = try await run(language)
+            #expect(result.status == 0, "\(result.stderr)")
+            let glyphs = result.stdout.unicodeScalars.filter(Self.isGlyph)
+            #expect(glyphs.isEmpty, "\(language): \(String(String.UnicodeScalarView(glyphs))) in \(result.stdout)")
+            #expect(!result.stdout.contains("?"), "\(language): folded: \(result.stdout)")
+            if arguments.first != "--format" || arguments.contains("%l|%L|%a|%O|%A|%R|%%") {
+                #expect(result.stdout.contains(Self.place), "\(result.stdout)")
+            }
+            if language == "ja" {
+                #expect(result.stdout.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) },
+                        "Japanese words: \(result.stdout)")
+            }
         }
     }
 

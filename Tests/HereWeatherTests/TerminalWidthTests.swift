@@ -244,6 +244,20 @@ import Glibc
         #expect(TextWidth.flow(["雨 雨 雨 雨 雨 雨"], separator: " ", width: 6) == ["雨 雨", "雨 雨", "雨 雨"], "by display width")
     }
 
+    /// Chinese, Japanese and Korean run without spaces: a line breaks between two wide
+    /// characters (a long run was cut with "…"), never before "、" or "）" nor after "（"; a
+    /// number keeps its unit ("45 min", "30 分"); a space still breaks where there is one.
+    @Test func wrapBreaksBetweenWideCharacters() {
+        #expect(TextWidth.wrap("今後２時間は降水の見込みはありません", 10) == ["今後２時間", "は降水の見", "込みはあり", "ません"])
+        #expect(TextWidth.wrap("雨、雪、雷", 4) == ["雨、", "雪、", "雷"], "no line starts with 、")
+        #expect(TextWidth.wrap("降雨（30 分钟后）", 8) == ["降雨", "（30 分", "钟后）"], "（ stays with what it opens")
+        #expect(TextWidth.wrap("rain in 45 min", 10) == ["rain in", "45 min"], "a number keeps its unit")
+        #expect(TextWidth.wrap("from 17:35 to 06:56", 12) == ["from 17:35", "to 06:56"])
+        #expect(TextWidth.flow(["a", "今後２時間は降水の見込みはありません"], separator: " · ", width: 20)
+                    == ["a", "今後２時間は降水の見", "込みはありません"])
+        #expect(TextWidth.wrap("Niederschlagswahrscheinlichkeit", 20) == ["Niederschlagswahrsc…"], "a Latin word is still one piece")
+    }
+
     @Test func widthRule() {
         #expect(TerminalWidth.resolve(columnsVariable: nil, terminalColumns: nil) == 80)
         #expect(TerminalWidth.resolve(columnsVariable: nil, terminalColumns: 132) == 132)

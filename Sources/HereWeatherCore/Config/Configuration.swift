@@ -63,8 +63,11 @@ public struct Configuration: Sendable, Equatable {
             case twentyFourHour = "24h"
             case twelveHour = "12h"
         }
-        /// The glyph set for conditions (day and night variants).
+        /// The glyph set for conditions (day and night variants), wind arrows and bars.
         public var icons: Icons = .emoji
+        /// The characters text is drawn in (`TextCharset`): the locale's, decided for a run by
+        /// `forLocale`. ASCII icons change only the glyphs: a UTF-8 locale keeps its letters.
+        public var charset: TextCharset = .utf8
         /// The clock times are drawn on; when `clockIsAuto`, the locale's (`Configuration.forRun`).
         /// Setting it fixes it: `clockIsAuto` is then false.
         public var clock: ClockFormat = .twentyFourHour { didSet { clockIsAuto = false } }

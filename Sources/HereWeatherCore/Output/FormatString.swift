@@ -108,8 +108,10 @@ public struct FormatString: Sendable, Equatable {
     /// The format filled in from `fields`. A stale report never looks fresh: without `%O` in
     /// the format, its marker ("(offline 3 h)") is added at the end.
     public func render(_ fields: ReportFields) -> String {
-        // The format's own text is the user's; in ASCII it is folded like the rest.
-        let text = fields.charset.fold(PercentCodes.render(tokens) { fields.value($0) })
+        // The format's own text is the user's; in ASCII it is folded like the rest, and with
+        // ASCII icons its glyphs are.
+        let filled = PercentCodes.render(tokens) { fields.value($0) }
+        let text = fields.charset.fold(fields.output.icons == .ascii ? TextCharset.asciiGlyphs(filled) : filled)
         guard fields.report.freshness.stale, !marksStaleness else { return text }
         return text + " " + fields.staleMarker
     }

@@ -20,19 +20,22 @@ public struct HourlyChart: Sendable {
 
     public var report: WeatherReport
     public var clock: ClockFormat
+    /// ASCII bars (`icons = "ascii"`).
     public var ascii: Bool
+    /// The characters of the labels, notes and symbols ("°C", "·"): ASCII in a locale that is
+    /// not UTF-8, which has ASCII bars too.
+    public var charset: TextCharset
     /// The language of the labels and notes, and its numbers and hours.
     public var locale: UserLocale
 
-    public init(report: WeatherReport, clock: ClockFormat = .twentyFourHour, ascii: Bool = false, locale: UserLocale = .english) {
+    public init(report: WeatherReport, clock: ClockFormat = .twentyFourHour, ascii: Bool = false, charset: TextCharset? = nil,
+                locale: UserLocale = .english) {
         self.report = report
         self.clock = clock
-        self.ascii = ascii
+        self.ascii = ascii || charset == .ascii
+        self.charset = charset ?? (ascii ? .ascii : .utf8)
         self.locale = locale
     }
-
-    /// The characters the chart is drawn in: ASCII with `ascii`.
-    var charset: TextCharset { ascii ? .ascii : .utf8 }
 
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     static let asciiLevels: [Character] = ["_", ",", "-", "~", "=", "+", "*", "#"]

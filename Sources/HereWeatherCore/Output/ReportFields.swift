@@ -63,7 +63,7 @@ public struct ReportFields: Sendable {
         guard let speed = report.current.windSpeed else { return Self.missing }
         let text = locale.speed(speed, report.units, compact: true)
         let direction = report.current.windDirection
-        if charset == .ascii {
+        if output.icons == .ascii {
             return locale.compass(direction).map { "\($0) \(text)" } ?? text
         }
         return (Formatting.windArrow(direction) ?? "") + text

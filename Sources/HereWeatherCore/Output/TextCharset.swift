@@ -1,11 +1,12 @@
 /// The characters the text output may use: any (`utf8`), or only ASCII (`ascii`) for a
-/// terminal whose locale is not UTF-8 (`LANG=C`, a Latin-1 locale) and for
-/// `[output] icons = "ascii"`.
+/// terminal whose locale is not UTF-8 (`LANG=C`, a Latin-1 locale).
 ///
-/// `choose(environment:icons:)` is the one place the set is decided; the renderers (text
-/// report, hourly chart, nowcast bars, `--format`, waybar's text and tooltip, `where`,
-/// `doctor`, the spinner) take it and draw their own symbols in it, so columns are measured
-/// on what is printed. In ASCII: "°C" is "C" ("°F" "F"), "°" after a coordinate is dropped,
+/// `locale(_:)` decides it for a run (`OutputSettings.forLocale`); the renderers (text report,
+/// hourly chart, `--format`, waybar's text and tooltip, `where`) take it and draw their own
+/// symbols in it, so columns are measured on what is printed. `[output] icons = "ascii"`
+/// changes only the glyphs (conditions, wind arrows, bars): in a UTF-8 locale the words and
+/// names keep their letters ("晴れ", "Zürich"). `doctor` and the spinner, English only, are
+/// ASCII with ASCII icons too (`choose`). In ASCII: "°C" is "C" ("°F" "F"), "°" after a coordinate is dropped,
 /// "·" is "-", "≈" is "~", "±" is "+/-", "…" is "...", block bars are `_,-~=+*#`, and text from
 /// elsewhere (a place name, a service's words) is folded: accented Latin letters lose their
 /// accents ("Zürich" "Zurich"), anything else becomes "?". JSON output is always UTF-8.
@@ -13,7 +14,8 @@ public enum TextCharset: Sendable, Equatable {
     case utf8
     case ascii
 
-    /// The set for a run: ASCII when `icons` is `ascii` or the locale is not UTF-8.
+    /// The set for `doctor`'s checks and the spinner (English, mostly glyphs): ASCII when `icons`
+    /// is `ascii` or the locale is not UTF-8.
     public static func choose(environment: [String: String], icons: GlyphSet) -> TextCharset {
         icons == .ascii ? .ascii : locale(environment)
     }
@@ -54,6 +56,19 @@ public enum TextCharset: Sendable, Equatable {
             if character.isASCII { folded.append(character) } else { folded += Self.asciiFallback(character) }
         }
         return folded
+    }
+
+    /// `text` with its glyphs in ASCII and its words as they are: what `icons = "ascii"` does to
+    /// a format's own text in a UTF-8 locale ("🌡️" and "🌬️" of wttr.in's presets left out).
+    public static func asciiGlyphs(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var result = ""
+        for character in text {
+            guard let first = character.unicodeScalars.first else { continue }
+            let glyph = (first.properties.isEmoji && !first.isASCII && first.value > 0xFF) || (0x2190...0x21FF).contains(first.value)
+            if glyph { result += asciiFallback(character) } else { result.append(character) }
+        }
+        return result
     }
 
     /// The symbols the output uses, in ASCII. The condition emoji are their ASCII glyphs
@@ -99,14 +114,12 @@ public enum TextCharset: Sendable, Equatable {
 }
 
 extension Configuration.OutputSettings {
-    /// The character set these settings draw in (`TextCharset`): ASCII with `icons = "ascii"`.
-    public var charset: TextCharset { icons == .ascii ? .ascii : .utf8 }
-
-    /// These settings for a run in `environment`: in a locale that is not UTF-8 the glyphs are
-    /// ASCII too, and so is everything drawn (`TextCharset.choose`).
+    /// These settings for a run in `environment`: the locale's characters (`TextCharset.locale`);
+    /// in a locale that is not UTF-8 the glyphs are ASCII too.
     public func forLocale(_ environment: [String: String]) -> Configuration.OutputSettings {
         var settings = self
-        if TextCharset.choose(environment: environment, icons: icons) == .ascii { settings.icons = .ascii }
+        settings.charset = TextCharset.locale(environment)
+        if settings.charset == .ascii { settings.icons = .ascii }
         return settings
     }
 }

@@ -39,7 +39,7 @@ public struct TextReport: Sendable {
     public func render(hourly: Bool = false, daily: Bool = false) -> String {
         var lines = summary()
         if hourly && style.chart && !report.hourly.isEmpty {
-            let chart = HourlyChart(report: report, clock: output.clock, ascii: charset == .ascii, locale: locale)
+            let chart = HourlyChart(report: report, clock: output.clock, ascii: output.icons == .ascii, charset: charset, locale: locale)
             lines += [""] + chart.lines(width: style.width).map { (style.dim($0.label) + $0.bars + style.dim($0.note)).trimmingSuffixSpaces }
         }
         if hourly { lines += [""] + hourlyTable() }

@@ -1,5 +1,5 @@
 /// Text measured in terminal columns, and the ways text is made to fit a width: cut with an
-/// ellipsis, wrapped at spaces, or laid out as items that flow onto the next line.
+/// ellipsis, wrapped (at spaces and between wide characters), or laid out as items that flow onto the next line.
 ///
 /// A terminal gives most characters one column; emoji and East Asian wide characters two
 /// ("☀️", "🌧️", "雨"); combining marks, variation selectors and joiners none (they belong to
@@ -75,16 +75,77 @@ public enum TextWidth {
         return kept.trimmingSuffixSpaces + mark
     }
 
-    /// `text` wrapped at spaces into lines of at most `width` columns. A word longer than a
-    /// line is cut (`ellipsis`).
+    /// `text` wrapped into lines of at most `width` columns: at spaces, and between two wide
+    /// characters (Chinese, Japanese and Korean run without spaces), never before a closing or
+    /// after an opening mark ("、", "）", "（"). A number keeps its unit ("45 min", "30 分").
+    /// A piece wider than a line is cut (`ellipsis`).
     public static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
-        flow(text.split(separator: " ").map(String.init), separator: " ", width: width, ellipsis: ellipsis)
+        var lines: [String] = []
+        var line = ""
+        for (joiner, piece) in pieces(text) {
+            if !line.isEmpty, columns(line) + columns(joiner) + columns(piece) <= width {
+                line += joiner + piece
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            line = cut(piece, width, ellipsis: ellipsis)
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
+
+    /// The pieces a line may break between, each with what joins it to the one before: " " at a
+    /// space, "" between two wide characters.
+    static func pieces(_ text: String) -> [(joiner: String, piece: String)] {
+        var words: [String] = []
+        for word in text.split(separator: " ") {
+            if let last = words.last, keepsTogether(last, word) {
+                words[words.count - 1] += " " + word
+            } else {
+                words.append(String(word))
+            }
+        }
+        var result: [(joiner: String, piece: String)] = []
+        for word in words {
+            var joiner = " "
+            var piece = ""
+            var previous: Character?
+            for character in word {
+                if let before = previous, canBreak(between: before, and: character) {
+                    result.append((joiner, piece))
+                    joiner = ""
+                    piece = ""
+                }
+                piece.append(character)
+                previous = character
+            }
+            result.append((joiner, piece))
+        }
+        return result
+    }
+
+    /// Whether `word`, a number, keeps `next`, its unit, on its line: a short word ("45 min",
+    /// "4.9 m/s") or wide characters ("30 分後"); not after a time ("17:35 et lever").
+    static func keepsTogether(_ word: String, _ next: Substring) -> Bool {
+        guard word.last?.isNumber == true, !word.contains(":"), let first = next.first, !first.isNumber else { return false }
+        return columns(first) == 2 || next.count <= 3
+    }
+
+    /// Whether a line may break between two characters of a word: between two wide ones, unless
+    /// the first opens ("（") or the second closes ("、", "）") or is a small kana.
+    static func canBreak(between before: Character, and after: Character) -> Bool {
+        columns(before) == 2 && columns(after) == 2 && !opening.contains(before) && !closing.contains(after)
+    }
+
+    static let opening: Set<Character> = ["（", "「", "『", "【", "〔", "《", "〈", "［", "｛"]
+    static let closing: Set<Character> = ["、", "。", "，", "．", "）", "」", "』", "】", "〕", "》", "〉", "］", "｝", "！", "？",
+                                          "：", "；", "・", "ー", "々", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ", "ゅ", "ょ",
+                                          "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ", "ョ"]
 
     /// `items` joined by `separator` on as few lines as fit in `width` columns: an item that
     /// would pass the edge starts the next line (without the separator). An item wider than
-    /// a whole line is wrapped at its spaces (longer words in other languages than English must
-    /// not be cut); only a word wider than a line is cut (`ellipsis`). Empty items are left out.
+    /// a whole line is wrapped (`wrap`: longer words in other languages than English must not be
+    /// cut); only a piece wider than a line is cut (`ellipsis`). Empty items are left out.
     public static func flow(_ items: [String], separator: String, width: Int, ellipsis: String = "…") -> [String] {
         var lines: [String] = []
         var line = ""
@@ -94,8 +155,8 @@ public enum TextWidth {
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            guard columns(item) > width, item.contains(" ") else {
-                line = cut(item, width, ellipsis: ellipsis)
+            guard columns(item) > width else {
+                line = item
                 continue
             }
             let wrapped = wrap(item, width, ellipsis: ellipsis)

@@ -21,10 +21,21 @@ enum EnglishWords {
         return Set(found + found.map { TextCharset.ascii.fold($0) })
     }
 
+    /// The words of a language's CLDR conventions: its day and month names and AM/PM markers,
+    /// which may be English words ("ago", agosto in Spanish, Portuguese and Italian).
+    static func cldrWords(_ code: String) -> Set<String> {
+        let conventions = UserLocale(language: code).conventions
+        let found = (conventions.weekdays + conventions.months + [conventions.am, conventions.pm, conventions.amShort, conventions.pmShort])
+            .flatMap(words)
+        return Set(found + found.map { TextCharset.ascii.fold($0) })
+    }
+
     /// The English words a report in each language must not contain, by catalogue code.
     static let forbiddenWords: [String: Set<String>] = {
         let english = catalogueWords("en")
-        return Dictionary(uniqueKeysWithValues: LanguageData.all.map { ($0.code, english.subtracting(catalogueWords($0.code))) })
+        return Dictionary(uniqueKeysWithValues: LanguageData.all.map {
+            ($0.code, english.subtracting(catalogueWords($0.code)).subtracting(cldrWords($0.code)))
+        })
     }()
 
     /// The English words a report in `code` must not contain.

@@ -272,13 +272,13 @@ extension LanguageData {
         Sturm
         Sturmböen
         Wetter unbekannt
-        Notfall: Ausfall der Notrufnummer 911
+        Ausfall der Notrufnummer 911
         Verwaltungsmitteilung
         Luftqualitätswarnung
         Hinweis auf stagnierende Luft
         Hinweis auf Hochwasser in Trockentälern und Bächen
         Hinweis auf Ascheregen
-        Warnung vor Ascheregen
+        Ascheregenwarnung
         Lawinenhinweis
         Lawinenwarnung
         Lawinen-Vorwarnung
@@ -286,14 +286,14 @@ extension LanguageData {
         Schneesturmwarnung
         Schneesturm-Vorwarnung
         Hinweis auf Staubverwehungen
-        Warnung vor Staubverwehungen
+        Staubverwehungswarnung
         Hinweis auf frischen Wind
-        Notfall: Kindesentführung
-        Warnung vor Gefahr für die Bevölkerung
+        Notfall wegen Kindesentführung
+        Gefahrenwarnung für die Bevölkerung
         Mitteilung des Katastrophenschutzes
         Hinweis auf Küstenüberflutung
         Meldung zu Küstenüberflutung
-        Warnung vor Küstenüberflutung
+        Hochwasserwarnung (Küste)
         Vorwarnung vor Küstenüberflutung
         Hinweis auf Kälte
         Hinweis auf dichten Nebel
@@ -302,14 +302,14 @@ extension LanguageData {
         Staubsturmwarnung
         Erdbebenwarnung
         Sofortige Evakuierung
-        Warnung vor extremer Hitze
+        Hitzewarnung (extrem)
         Vorwarnung vor extremer Hitze
-        Warnung vor extremer Kälte
+        Kältewarnung (extrem)
         Vorwarnung vor extremer Kälte
         Extreme Brandgefahr
-        Warnung vor extremer Hitze
+        Hitzewarnung (extrem)
         Vorwarnung vor extremer Hitze
-        Warnung vor extremem Wind
+        Windwarnung (extrem)
         Feuerwarnung
         Vorwarnung vor Waldbrandwetter
         Meldung zu Sturzfluten
@@ -327,18 +327,18 @@ extension LanguageData {
         Hinweis auf Bodenfrost
         Sturmwarnung (Windstärke 8–9)
         Sturm-Vorwarnung (Windstärke 8–9)
-        Warnung vor strengem Frost
+        Frostwarnung (streng)
         Vorwarnung vor strengem Frost
         Gefahrstoffwarnung
-        Warnung vor gefährlichem Seegang
+        Seegangswarnung
         Vorwarnung vor gefährlichem Seegang
         Ausblick auf gefährliches Wetter
         Hitzehinweis
-        Warnung vor starker Vereisung durch Gischt
+        Vereisungswarnung (starke Gischt)
         Vorwarnung vor starker Vereisung durch Gischt
         Hinweis auf hohe Brandung
-        Warnung vor hoher Brandung
-        Warnung vor starkem Wind
+        Brandungswarnung
+        Starkwindwarnung
         Vorwarnung vor starkem Wind
         Orkanwarnung
         Orkan-Vorwarnung
@@ -347,34 +347,34 @@ extension LanguageData {
         Hurrikan-Vorwarnung
         Hydrologischer Hinweis
         Hydrologischer Ausblick
-        Warnung vor Eisregen
+        Eisregenwarnung
         Hinweis auf Lake-Effect-Schnee
-        Warnung vor Lake-Effect-Schnee
+        Schneewarnung (Lake-Effect)
         Vorwarnung vor Lake-Effect-Schnee
         Hinweis auf Wind auf Seen
         Hinweis auf Überflutung am Seeufer
         Meldung zu Überflutung am Seeufer
-        Warnung vor Überflutung am Seeufer
+        Hochwasserwarnung (Seeufer)
         Vorwarnung vor Überflutung am Seeufer
         Polizeiwarnung
         Örtlicher Notfall
         Niedrigwasserhinweis
         Seewettermeldung
         Kernkraftwerkswarnung
-        Warnung vor radiologischer Gefahr
+        Strahlungswarnung
         Waldbrandwarnung (Rote Flagge)
         Meldung zu Brandungsrückströmungen
         Unwetterwarnung vor schwerem Gewitter
         Vorwarnung vor schwerem Gewitter
         Unwettermeldung
-        Warnung: Schutz im Gebäude suchen
+        Aufruf, in Gebäuden Schutz zu suchen
         Kurzfristvorhersage
         Hinweis für Kleinfahrzeuge
-        Hinweis für Kleinfahrzeuge: gefährlicher Seegang
-        Hinweis für Kleinfahrzeuge: raue See an der Barre
-        Hinweis für Kleinfahrzeuge: Wind
+        Hinweis für Kleinfahrzeuge wegen gefährlichen Seegangs
+        Hinweis für Kleinfahrzeuge wegen rauer See an der Barre
+        Hinweis für Kleinfahrzeuge wegen Wind
         Hinweis auf Hochwasser in Bächen
-        Warnung vor Schneeböen
+        Schneeböenwarnung
         Besondere Seewarnung
         Besondere Wettermeldung
         Sturmflutwarnung
@@ -399,7 +399,7 @@ extension LanguageData {
         Vulkanwarnung
         Windhinweis
         Hinweis auf Windkälte
-        Warnung vor Windkälte
+        Windkältewarnung
         Vorwarnung vor Windkälte
         Wintersturmwarnung
         Wintersturm-Vorwarnung

@@ -272,9 +272,9 @@ extension LanguageData {
         Tempête
         Grains
         Temps inconnu
-        Urgence : panne du numéro d'urgence 911
+        Panne du numéro d'urgence 911
         Message administratif
-        Alerte à la qualité de l'air
+        Avis de qualité de l'air
         Avis de stagnation de l'air
         Avis de crue des ravines et des petits cours d'eau
         Avis de chute de cendres
@@ -288,7 +288,7 @@ extension LanguageData {
         Avis de poussière soulevée
         Avertissement de poussière soulevée
         Avis de vent frais
-        Urgence : enlèvement d'enfant
+        Urgence enlèvement d'enfant
         Avertissement de danger civil
         Message d'urgence civile
         Avis d'inondation côtière
@@ -370,9 +370,9 @@ extension LanguageData {
         Avertissement de confinement
         Prévision à court terme
         Avis aux petites embarcations
-        Avis aux petites embarcations : mer dangereuse
-        Avis aux petites embarcations : barre agitée
-        Avis aux petites embarcations : vent
+        Avis de mer dangereuse aux petites embarcations
+        Avis de barre agitée aux petites embarcations
+        Avis de vent aux petites embarcations
         Avis de crue des petits cours d'eau
         Avertissement de bourrasques de neige
         Avertissement maritime spécial

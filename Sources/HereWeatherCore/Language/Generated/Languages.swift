@@ -3,7 +3,7 @@
 
 extension LanguageData {
     /// Every language with a catalogue, English first.
-    static let all: [LanguageData] = [.en, .de, .fr]
+    static let all: [LanguageData] = [.en, .cs, .da, .de, .es, .fi, .fr, .hu, .it, .ja, .ko, .nb, .nl, .pl, .ptBr, .pt, .ru, .sv, .tr, .uk, .zhCn]
 
     /// Territories with imperial units (CLDR's measurementData: "US" and "UK" systems, without
     /// Great Britain, which keeps Celsius), as two-letter codes run together.
