@@ -7,7 +7,9 @@ import HereWeatherPlaces
 /// (`EnglishWords`): renderers run on values for what the recordings cannot show (each
 /// location source, cached and stale reports, every kind of nowcast, a receiver's clock
 /// notes), and the JSON's words. `LanguageGalleryTests` checks what the binary prints.
-@Suite struct LanguageCoverageTests {
+/// Its cases run one at a time: each renders every report in one language on a cooperative thread,
+/// and 20 languages' cases side by side held every such thread of a 2-core machine.
+@Suite(.serialized) struct LanguageCoverageTests {
     static let languages = LanguageData.all.map(\.code).filter { $0 != "en" }
     static let now = Date(timeIntervalSince1970: 1_795_374_900)
 
