@@ -73,6 +73,23 @@ import HereWeatherHTTP
                          name: "Tampa\r\nBay").name == "Tampa  Bay")
     }
 
+    /// FuzzRememberedLocation (CI's fuzz smoke): a remembered Wi-Fi fix whose service holds a
+    /// DEL (0x7F) put a control character in where's Source line; the service is shown as a
+    /// name is, control characters as spaces.
+    @Test func aServiceWithControlCharactersStaysOnItsLine() throws {
+        let body = #"{"version":1,"latitude":52.52437,"longitude":13.41053,"accuracy_m":42,"timestamp":1764201600,"#
+            + #""source":"wifi","service":"127.0.rece2iver\u007ftiitude_m0.1","access_points":7}"#
+        let location = try #require(LastLocationStore.decode(Array(body.utf8)))
+        #expect(location.service == "127.0.rece2iver tiitude_m0.1")
+        for locale in [UserLocale.english, UserLocale(language: "de"), UserLocale(language: "ja")] {
+            let text = LocationReport.text(location, now: location.timestamp, locale: locale)
+            #expect(!text.unicodeScalars.contains { ServiceText.isControl($0) && $0 != "\n" }, "\(text.debugDescription)")
+        }
+        var changed = location
+        changed.service = "ipinfo.io\u{85}"
+        #expect(changed.service == "ipinfo.io ")
+    }
+
     // MARK: JSON
 
     /// FuzzJSON: a number too large for a Double parsed as infinity, which no service means

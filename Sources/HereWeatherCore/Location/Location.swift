@@ -79,8 +79,11 @@ public struct Location: Sendable, Equatable {
     /// A simulated fix (gpsd status 8, or an NMEA simulator mode indicator).
     public var simulated: Bool
     /// The web service that gave the location (IP lookup: "ipinfo.io"; city search:
-    /// "Open-Meteo geocoding"), if any.
-    public var service: String?
+    /// "Open-Meteo geocoding"), if any; shown on a line as a name is (`nonBlank`): a remembered
+    /// fix's file could hold any text here.
+    public var service: String? {
+        didSet { if service != Self.nonBlank(service) { service = Self.nonBlank(service) } }
+    }
     /// The populated place nearest the fix, from the compiled-in GeoNames data (no network);
     /// filled in by `NearbyPlaceLocationProvider` unless `[privacy] place_names = false`.
     public var nearbyPlace: NearbyPlace?
@@ -126,7 +129,7 @@ public struct Location: Sendable, Equatable {
         self.meetsDesiredAccuracy = meetsDesiredAccuracy
         self.mode = mode
         self.simulated = simulated
-        self.service = service
+        self.service = Self.nonBlank(service)
         self.nearbyPlace = nearbyPlace
         self.accessPoints = accessPoints
     }
