@@ -49,7 +49,7 @@ public enum PortProbe {
     /// thread. The answer is the first address that accepted, else the most telling failure:
     /// a refusal, then no route to the host, to its network, no answer.
     public static func attempt(host: String, port: Int, until deadline: ContinuousClock.Instant,
-                               on clock: any RunClock = ContinuousClock(), cancelled: () -> Bool = { false }) -> Outcome {
+                               on clock: any RunClock, cancelled: () -> Bool = { false }) -> Outcome {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICSERV
