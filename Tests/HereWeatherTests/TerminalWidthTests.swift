@@ -15,14 +15,13 @@ import Glibc
                        "--weather-replay", Fixtures.url("weather/open-meteo/melbourne-au-metric.json").path,
                        "--hourly", "--daily"]
 
-    /// The display columns of each line as the terminal leaves it (colour sequences take none).
+    /// The display columns of each line as the terminal leaves it (escape sequences take none).
     /// The run's stderr shares the terminal: on a loaded machine the progress line is drawn, then
     /// erased with a carriage return and an erase-line sequence before the report; only what
     /// follows a line's last carriage return stays (a frame counted in made a 60-column run 75).
     func widths(_ text: String) -> [Int] {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let shown = line.split(separator: "\r", omittingEmptySubsequences: false).last ?? line
-            return TextWidth.columns(String(shown).replacing(/\x{1B}\[[0-9;]*K/, with: ""))
+            TextWidth.columns(String(line.split(separator: "\r", omittingEmptySubsequences: false).last ?? line))
         }
     }
 

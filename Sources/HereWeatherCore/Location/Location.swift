@@ -82,7 +82,7 @@ public struct Location: Sendable, Equatable {
     /// "Open-Meteo geocoding"), if any; shown on a line as a name is (`nonBlank`): a remembered
     /// fix's file could hold any text here.
     public var service: String? {
-        didSet { if service != Self.nonBlank(service) { service = Self.nonBlank(service) } }
+        didSet { service = Self.nonBlank(service) }
     }
     /// The populated place nearest the fix, from the compiled-in GeoNames data (no network);
     /// filled in by `NearbyPlaceLocationProvider` unless `[privacy] place_names = false`.
