@@ -28,7 +28,7 @@ import Testing
 
         var source: FollowEventSource {
             let stream = stream
-            return FollowEventSource { stream }
+            return FollowEventSource { _ in stream }
         }
     }
 
