@@ -39,8 +39,8 @@ struct Follow {
         var state = FollowState()
         var loop = FollowLoop(defaultLifetime: .seconds(run.settings.cache.ttl))
         var iterator = events.makeAsyncIterator()
-        var timer: Task<Void, Never>?
-        defer { timer?.cancel() }
+        let timer = FollowWakeTimer(clock: clock) { wake.yield(.woke) }
+        defer { timer.stop() }
         var actions = loop.handle(.started, at: moment())
         while true {
             var next: FollowLoop.Event?
@@ -55,13 +55,7 @@ struct Follow {
                 case .relocate:
                     relocate(&state)
                 case .wait(let until):
-                    timer?.cancel()
-                    timer = until.map { until in
-                        Task {
-                            try? await clock.sleep(until: until, tolerance: nil)
-                            if !Task.isCancelled { wake.yield(.woke) }
-                        }
-                    }
+                    timer.arm(until: until)
                     next = await iterator.next()
                 case .exit:
                     return
