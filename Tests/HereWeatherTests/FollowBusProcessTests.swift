@@ -15,7 +15,7 @@ import HereWeatherDBus
 
     /// The follower's config: the IP source at `server` (ipinfo), Open-Meteo there too.
     static func config(_ server: FixtureServer) -> String {
-        ProviderSetup.ipLocation(server.baseURL)
+        ProviderSetup.ipLocation(server.baseURL).replacing("sources = [\"ip\"]", with: "sources = [\"ip\"]\ntimeout = 600")
             + "\n[weather]\nprovider = \"open-meteo\"\ntimeout = 300\n[weather.open-meteo]\nbase_url = \"\(server.baseURL)\"\n[alerts]\nnws = false\n"
     }
 

@@ -154,19 +154,22 @@ import Testing
     /// `Task.sleep`): refreshes that each moved the next fetch later must not start a sleep
     /// each (~830 B a refresh, for an hour), but sleep on from the one under way.
     @Test func refreshesDoNotStartASleepEach() async throws {
-        let server = try FixtureServer(routes: ["/v1/forecast": CacheCommandTests.forecast])
+        let answers = try (0...22).map { try FollowProcessTests.forecast(Double($0)) }
+        let server = try FollowProcessTests.server { answers[min($0, 22)] }
         let runner = try InProcessCommand(queued: false)
         let clock = TestClock()
         try runner.writeConfig(Self.config(server.baseURL))
         var following = Following(clock: clock)
         following.start(runner, ["--format", "%t"])
-        #expect(try await waitUntil { following.lines == ["26.8°C"] }, "\(following.stderr.text)")
+        #expect(try await waitUntil { following.lines == ["0.0°C"] }, "\(following.stderr.text)")
         #expect(await clock.waitForSleepers(within: Self.bound))
         let started = clock.sleepsStarted
         for refresh in 1...20 {
             clock.advance(1)
             following.events.continuation.yield(.refreshRequested)
-            #expect(try await waitUntil { server.requests.count == 1 + refresh })
+            // Each answer is a new line: once it is printed, the fetch is over (a fetch still
+            // under way when the clock leaps 600 s would pass its deadline).
+            #expect(try await waitUntil { following.lines.count == 1 + refresh })
             #expect(await clock.waitForSleepers(within: Self.bound))
         }
         #expect(clock.sleepsStarted - started <= 1, "\(clock.sleepsStarted - started) sleeps for 20 refreshes")
@@ -175,6 +178,7 @@ import Testing
         #expect(server.requests.count == 21, "not yet: the last refresh's lifetime has a second to go")
         clock.advance(1)
         #expect(try await waitUntil { server.requests.count == 22 })
+        #expect(try await waitUntil { following.lines.count == 22 })
         #expect(try await following.stop()?.status == 0)
     }
 

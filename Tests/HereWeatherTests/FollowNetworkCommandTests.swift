@@ -40,7 +40,7 @@ import Testing
 
     func start(_ places: Places, clock: TestClock) throws -> (InProcessCommand, Following) {
         let runner = try InProcessCommand(queued: false)
-        try runner.writeConfig(ProviderSetup.ipLocation(places.server.baseURL)
+        try runner.writeConfig(ProviderSetup.ipLocation(places.server.baseURL).replacing("sources = [\"ip\"]", with: "sources = [\"ip\"]\ntimeout = 600")
                                + "\n[weather]\nprovider = \"open-meteo\"\ntimeout = 300\n[weather.open-meteo]\nbase_url = \"\(places.server.baseURL)\"\n[alerts]\nnws = false\n")
         var following = Following(clock: clock)
         following.start(runner, ["--format", "%t"])
