@@ -58,7 +58,7 @@ public struct FormatString: Sendable, Equatable {
             case .sunrise: return "sunrise"
             case .sunset: return "sunset"
             case .moonGlyph: return "moon phase glyph"
-            case .moonDay: return "moon's age in days (0-29)"
+            case .moonDay: return "age of the moon in days (0-29)"
             case .airQuality: return "air quality: index and category"
             case .place: return "place"
             case .provenance: return "location source and accuracy"
