@@ -66,7 +66,10 @@ DECIMALS = {
     "°C": 1, "°F": 1, "km/h": 1, "mp/h": 1, "kn": 1, "m/s": 2,
     "mm": 2, "cm": 2, "inch": 3, "ft": 3, "m": 2,
     "%": 0, "hPa": 1, "°": 0, "wmo code": 0, "": 0,
+    # The UV index is dimensionless like is_day (unit ""), but printed with 2 decimals.
+    "uv": 2,
 }
+UV_VARS = ("uv_index", "uv_index_max")
 
 
 def om_num(value, unit: str) -> str:
@@ -149,11 +152,13 @@ def daily_code(codes):
 CURRENT_VARS = ["temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day",
                 "precipitation", "rain", "showers", "snowfall", "weather_code", "cloud_cover",
                 "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m",
-                "visibility"]
+                "visibility", "uv_index"]
 HOURLY_VARS = ["temperature_2m", "apparent_temperature", "precipitation_probability",
-               "precipitation", "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day"]
+               "precipitation", "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day",
+               "uv_index"]
 DAILY_VARS = ["weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
-              "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset"]
+              "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
+              "uv_index_max"]
 
 
 def units_for(system: str):
@@ -166,14 +171,14 @@ def units_for(system: str):
                "precipitation": p, "rain": p, "showers": p, "snowfall": s,
                "weather_code": "wmo code", "cloud_cover": "%", "pressure_msl": "hPa",
                "wind_speed_10m": w, "wind_direction_10m": "°", "wind_gusts_10m": w,
-               "visibility": v}
+               "visibility": v, "uv_index": ""}
     hourly = {"time": "iso8601", "temperature_2m": t, "apparent_temperature": t,
               "precipitation_probability": "%", "precipitation": p, "weather_code": "wmo code",
-              "wind_speed_10m": w, "wind_direction_10m": "°", "is_day": ""}
+              "wind_speed_10m": w, "wind_direction_10m": "°", "is_day": "", "uv_index": ""}
     daily = {"time": "iso8601", "weather_code": "wmo code", "temperature_2m_max": t,
              "temperature_2m_min": t, "precipitation_sum": p,
              "precipitation_probability_max": "%", "wind_speed_10m_max": w,
-             "sunrise": "iso8601", "sunset": "iso8601"}
+             "sunrise": "iso8601", "sunset": "iso8601", "uv_index_max": ""}
     return current, hourly, daily
 
 
@@ -273,6 +278,16 @@ def build_open_meteo(cfg) -> str:
         snow_series.append(snow_cm)
         pres_series.append(scen["pressure"][dayi] + rng.uniform(-0.6, 0.6))
 
+    # --- UV index: the day's clear-sky peak on a sine of the daylight, dimmed by cloud (no
+    # random numbers drawn, so the other values stay as they were) ----------------------
+    for i, t in enumerate(times):
+        s = sun[t.date()]
+        uv = 0.0
+        if not isinstance(s, str) and s[0] < t < s[1]:
+            share = (t - s[0]).total_seconds() / (s[1] - s[0]).total_seconds()
+            uv = scen["uv_peak"] * math.sin(math.pi * share) ** 2 * (1 - 0.55 * cloud_series[i] / 100)
+        H["uv_index"].append(uv)
+
     # --- optional nulls (data gaps) --------------------------------------------------
     for var, idxs in cfg.get("hourly_nulls", {}).items():
         for j in idxs:
@@ -291,6 +306,7 @@ def build_open_meteo(cfg) -> str:
         D["precipitation_sum"].append(sum(H["precipitation"][sl]))
         D["precipitation_probability_max"].append(max(H["precipitation_probability"][sl]))
         D["wind_speed_10m_max"].append(max(H["wind_speed_10m"][sl]))
+        D["uv_index_max"].append(max(H["uv_index"][sl]))
         s = sun[d]
         if isinstance(s, str):
             # Open-Meteo since PR #844 (June 2024): polar night -> rise == set == local
@@ -332,6 +348,7 @@ def build_open_meteo(cfg) -> str:
         "wind_direction_10m": H["wind_direction_10m"][k],
         "wind_gusts_10m": lerp(gust_series),
         "visibility": vis_series[k],
+        "uv_index": lerp(H["uv_index"]),
     }
     C["precipitation"] = C["rain"] + C["showers"] + C["snowfall"] / 0.7
     C["apparent_temperature"] = apparent_temperature(C["temperature_2m"],
@@ -344,17 +361,17 @@ def build_open_meteo(cfg) -> str:
     cu, hu, du = units_for(sysname)
     current_pairs = [("time", om_str(iso_minute(ct))), ("interval", "900")]
     for v in CURRENT_VARS:
-        current_pairs.append((v, om_num(convert(v, C[v], sysname), cu[v])))
+        current_pairs.append((v, om_num(convert(v, C[v], sysname), "uv" if v in UV_VARS else cu[v])))
     hourly_pairs = [("time", "[" + ",".join(om_str(iso_minute(t)) for t in times) + "]")]
     for v in HOURLY_VARS:
-        hourly_pairs.append((v, "[" + ",".join(om_num(convert(v, x, sysname), hu[v])
+        hourly_pairs.append((v, "[" + ",".join(om_num(convert(v, x, sysname), "uv" if v in UV_VARS else hu[v])
                                                for x in H[v]) + "]"))
     daily_pairs = [("time", "[" + ",".join(om_str(d.isoformat()) for d in days) + "]")]
     for v in DAILY_VARS:
         if v in ("sunrise", "sunset"):
             daily_pairs.append((v, "[" + ",".join(om_str(x) for x in D[v]) + "]"))
         else:
-            daily_pairs.append((v, "[" + ",".join(om_num(convert(v, x, sysname), du[v])
+            daily_pairs.append((v, "[" + ",".join(om_num(convert(v, x, sysname), "uv" if v in UV_VARS else du[v])
                                                    for x in D[v]) + "]"))
     body = om_object([
         ("latitude", om_float(cfg["grid_lat"])),
@@ -458,6 +475,7 @@ def open_meteo_configs():
             "wind_dir": [45, 55, 70, 190, 20, 35, 60],   # NE today
             "rh_base": [88, 86, 85, 90, 80, 78, 82],
             "pressure": [1018.4, 1017.6, 1016.2, 1012.8, 1019.9, 1021.3, 1019.0],
+            "uv_peak": 6.3,
             "hourly_event": tampa_event,
         },
     }
@@ -476,6 +494,7 @@ def open_meteo_configs():
             "wind_dir": [20, 340, 200, 15, 230, 250, 270],
             "rh_base": [95, 80, 70, 85, 60, 50, 45],
             "pressure": [1024.1, 1028.9, 1021.7, 1025.5, 1016.3, 1012.0, 1010.6],
+            "uv_peak": 3.4,
             "hourly_event": denver_event,
         },
         "current_override": {"cloud_cover": 100},
@@ -495,6 +514,7 @@ def open_meteo_configs():
             "wind_dir": [220, 200, 160, 350, 10, 330, 230],
             "rh_base": [92, 85, 78, 70, 60, 62, 85],
             "pressure": [1009.6, 1014.2, 1017.8, 1015.1, 1010.4, 1004.9, 1011.7],
+            "uv_peak": 12.4,
             "hourly_event": melbourne_event,
         },
     }
@@ -511,6 +531,7 @@ def open_meteo_configs():
             "wind_dir": [110, 95, 140, 180, 60, 75, 100],
             "rh_base": [98, 97, 99, 98, 97, 96, 98],
             "pressure": [1011.8, 1008.3, 1013.6, 1016.0, 1006.9, 1012.2, 1014.7],
+            "uv_peak": 0.0,
             "hourly_event": polar_event,
         },
         # gaps: two isolated hours + the model horizon running out at the end

@@ -82,6 +82,15 @@ def metno_weather(t):
     return "partlycloudy", 0.0
 
 
+def metno_uv(t):
+    """The complete product's clear-sky UV index: Oslo's late-November sun, from 07:20 to
+    14:20 UTC, peaking at 0.4 (no random numbers drawn: the other values stay as they were)."""
+    hours = t.hour + t.minute / 60 - (7 + 20 / 60)
+    if not 0 < hours < 7:
+        return 0.0
+    return r1(0.4 * math.sin(math.pi * hours / 7) ** 2)
+
+
 def build_metno():
     rng = random.Random(2026_11_22)
     start = dt.datetime(2026, 11, 22, 10, tzinfo=UTC)
@@ -105,6 +114,7 @@ def build_metno():
             "cloud_area_fraction": r1(0 if base in ("clearsky",) else 12.5 if base == "fair" else
                                       45.3 if base == "partlycloudy" else rng.uniform(85, 100)),
             "relative_humidity": r1(rng.uniform(70, 96)),
+            "ultraviolet_index_clear_sky": metno_uv(t),
             "wind_from_direction": r1((200 + 40 * math.sin(index / 7)) % 360),
             "wind_speed": r1(2.5 + 2 * abs(math.sin(index / 5)) + rng.uniform(0, 0.6)),
         }
@@ -133,6 +143,7 @@ def build_metno():
                     "cloud_area_fraction": "%",
                     "precipitation_amount": "mm",
                     "relative_humidity": "%",
+                    "ultraviolet_index_clear_sky": "1",
                     "wind_from_direction": "degrees",
                     "wind_speed": "m/s",
                 },

@@ -84,7 +84,8 @@ enum CompletionScript {
     static let valueDescriptions: [(option: String, values: [(value: String, description: String)])] = [
         ("units", [("metric", "°C, m/s, mm"), ("imperial", "°F, mph, in"), ("standard", "K, m/s, mm")]),
         ("provider", WeatherProviderKind.allCases.map { ($0.rawValue, $0.displayName + Self.needs($0)) }),
-        ("format", FormatString.presets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+        ("format", FormatString.presets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            + FormatString.Code.allCases.map { ("%\($0.letter)", $0.summary) }),
         ("source", LocationSource.allCases.map { ($0.rawValue, $0.permissionName) }),
     ]
 

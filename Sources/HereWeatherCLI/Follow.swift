@@ -88,7 +88,7 @@ struct Follow {
     }
 
     private func cachingProvider(readsFreshEntries: Bool) -> CachingWeatherProvider {
-        CachingWeatherProvider(base: run.withOfficialAlerts(run.weatherProvider(kind)), config: run.settings,
+        CachingWeatherProvider(base: run.withAirQuality(run.withOfficialAlerts(run.weatherProvider(kind))), config: run.settings,
                                storage: run.storage, readsFreshEntries: readsFreshEntries, allowsStale: allowsStale,
                                clock: run.system.clock)
     }

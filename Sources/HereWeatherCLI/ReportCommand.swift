@@ -65,7 +65,7 @@ struct ReportCommand: ContextCommand {
     var json = false
 
     @Option(help: ArgumentHelp("Print one line filled in from %-codes, e.g. '%c %t %w' (%-codes: here-weather report --help; %% is a percent sign).", valueName: "string"),
-            completion: .list(FormatString.presets.keys.sorted()))
+            completion: .list(FormatString.presets.keys.sorted() + FormatString.Code.allCases.map { "%\($0.letter)" }))
     var format: String?
 
     @Flag(help: "Print one JSON line for waybar's custom module (text, tooltip, class, alt); exits 0 even on failure.")

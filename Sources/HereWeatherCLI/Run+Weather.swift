@@ -13,10 +13,10 @@ extension Run {
     }
 
     /// The weather provider stack for service `kind`: the service, with the NWS's official
-    /// alerts where it has none of its own (`withOfficialAlerts`), in the cache when `cache`
-    /// is given.
+    /// alerts where it has none of its own (`withOfficialAlerts`) and the air quality
+    /// (`withAirQuality`), in the cache when `cache` is given.
     func weatherStack(_ kind: WeatherProviderKind, cache: CacheUse?) -> any WeatherProvider {
-        let provider = withOfficialAlerts(weatherProvider(kind))
+        let provider = withAirQuality(withOfficialAlerts(weatherProvider(kind)))
         guard let cache else { return provider }
         return CachingWeatherProvider(base: provider, config: settings, storage: storage,
                                       readsFreshEntries: cache.readsFreshEntries, allowsStale: cache.allowsStale,
@@ -74,6 +74,18 @@ extension Run {
         return NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace)
     }
 
+    /// `provider` with the air quality at the place (Open-Meteo's Air Quality API, for every
+    /// provider) when `[air_quality] enabled` is on, with the run's grace after the weather;
+    /// otherwise `provider` itself. A base URL that may not be used (plain http to another
+    /// machine) sends nothing.
+    func withAirQuality(_ provider: any WeatherProvider) -> any WeatherProvider {
+        let air = settings.airQuality
+        guard air.enabled, TransportSecurity.permits(air.baseURL, allowPlainHTTP: air.allowPlainHTTP) else { return provider }
+        let fetcher = AirQualityFetcher(baseURL: air.baseURL, http: system.http,
+                                        coordinateDecimals: settings.privacy.coordinateDecimals, log: system.log)
+        return AirQualityWeatherProvider(base: provider, air: fetcher, grace: companionGrace)
+    }
+
     /// The NWS alerts request a report of provider `kind` makes for a US point, for `doctor`
     /// to check: the NWS provider's own, or those `withOfficialAlerts` adds (`optional`: they
     /// can be turned off with `[alerts] nws`); `nil` when no such request is made.
@@ -96,7 +108,7 @@ extension Run {
         }
     }
 
-    /// The grace a report's companions (alerts, nowcast) get after the weather, on the run's
+    /// The grace a report's companions (alerts, nowcast, air quality) get after the weather, on the run's
     /// clock, noted in `--verbose`.
     var companionGrace: CompanionGrace {
         CompanionGrace(clock: system.clock, log: system.log)

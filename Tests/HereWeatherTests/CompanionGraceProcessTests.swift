@@ -4,19 +4,22 @@ import Testing
 
 /// The release binary, as a status bar runs it (`--waybar`), with a companion that never
 /// answers: the NWS alerts beside Open-Meteo at a US point, and MET Norway's radar nowcast in
-/// Oslo. The process prints the report once the grace after the weather is over
+/// Oslo, the air quality beside Open-Meteo. The process prints the report once the grace after the weather is over
 /// (`CompanionGrace`), long before the weather's 20 s deadline, and exits: the dropped
 /// request holds nothing (its task group is the release build's, which the debug build can hide).
 @Suite struct CompanionGraceProcessTests {
     enum Case: String, CaseIterable, Sendable {
         case alerts
         case nowcast
+        case airQuality = "air quality"
     }
 
     @Test(arguments: Case.allCases)
     func aCompanionThatNeverAnswersCostsTheGraceNotTheDeadline(_ companion: Case) async throws {
         let server = try FixtureServer { target in
-            if target.hasPrefix("/alerts/") || target.hasPrefix("/weatherapi/nowcast/") { return .hang }
+            if target.hasPrefix("/alerts/") || target.hasPrefix("/weatherapi/nowcast/") || target.hasPrefix("/v1/air-quality") {
+                return .hang
+            }
             if target.hasPrefix("/v1/forecast") { return .fixture("weather/open-meteo/tampa-metric.json") }
             if target.hasPrefix("/weatherapi/locationforecast/") { return .fixture("weather/metno/oslo-compact.json") }
             return .notFound
@@ -43,6 +46,16 @@ import Testing
                 contact = "you@example.org"
                 base_url = "\(server.baseURL)"
                 """
+        case .airQuality:
+            weather = ProviderSetup.fixedLocation + """
+
+                [weather]
+                timeout = 20
+                [weather.open-meteo]
+                base_url = "\(server.baseURL)"
+                [air_quality]
+                base_url = "\(server.baseURL)"
+                """
         }
         let runner = try CommandRunner()
         try runner.writeConfig(weather)
@@ -52,8 +65,9 @@ import Testing
         #expect(result.elapsed < .seconds(15), "ended with the grace (1.5 s), not at the 20 s deadline")
         #expect(result.json?["text"] is String, "\(result.stdout)")
         let pronoun = companion == .alerts ? "them" : "it"
+        let path = [Case.alerts: "/alerts/", .nowcast: "/weatherapi/nowcast/", .airQuality: "/v1/air-quality"][companion] ?? ""
         #expect(result.stderr.contains("\(companion.rawValue): no answer within 1.5 s of the weather; shown without \(pronoun)"),
                 "\(result.stderr)")
-        #expect(server.requests.contains { $0.hasPrefix(companion == .alerts ? "/alerts/" : "/weatherapi/nowcast/") })
+        #expect(server.requests.contains { $0.hasPrefix(path) })
     }
 }

@@ -47,7 +47,8 @@ import Testing
         let zsh = try await script("zsh")
         #expect(zsh.contains("_here-weather_help() {\n    local -i ret=1\n    local -ar arg_specs=(\n        '*:subcommands:(report where doctor config permissions)'"),
                 "\(zsh)")
-        #expect(zsh.contains("local -ar ___format=('1' '2' '3' '4')"), "--format offers the presets")
+        let codes = FormatString.Code.allCases.map { " '%\($0.letter)'" }.joined()
+        #expect(zsh.contains("local -ar ___format=('1' '2' '3' '4'\(codes))"), "--format offers the presets and the %-codes")
     }
 
     @Test func fishListsTheValuesAndCompletesFiles() async throws {
@@ -79,12 +80,12 @@ import Testing
         (["--json", "--no-"], ["--no-stale", "--no-cache"]),
         (["wh"], ["where"]),
         (["where", "--ho"], []),
-        // help <Tab> names the commands; --format <Tab> its presets (issue 24, item 10).
+        // help <Tab> names the commands; --format <Tab> its presets (issue 24, item 10) and codes (issue 33).
         (["help", ""], ["report", "where", "doctor", "config", "permissions"]),
         (["help", "config", ""], ["path", "show", "init"]),
         (["help", "permissions", ""], ["show", "allow", "deny", "reset"]),
         (["help", "p"], ["permissions"]),
-        (["--format", ""], ["1", "2", "3", "4"]),
+        (["--format", ""], ["1", "2", "3", "4"] + FormatString.Code.allCases.map { "%\($0.letter)" }),
         (["--json", "--lat", "1", "--lon", "2", "--format", "3"], ["3"]),
     ])
     func bashCompletes(words: [String], expected: [String]) async throws {

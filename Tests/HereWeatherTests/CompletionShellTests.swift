@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HereWeatherCore
 
 /// The completion scripts in the real fish and zsh (issue 35 D20), in the forms the docs teach:
 /// `here-weather help <Tab>`, `--units <Tab>`, `--format <Tab>`, `--ho<Tab>` (a line that starts
@@ -29,7 +30,8 @@ import Testing
     @Test(arguments: [
         ("here-weather help ", ["config\tShow, locate or create the config file.", "doctor", "permissions", "report", "where"]),
         ("here-weather --units ", ["metric\t°C, m/s, mm", "imperial\t°F, mph, in", "standard\tK, m/s, mm"]),
-        ("here-weather --format ", ["1\t%c %t", "2", "3\t%l: %c %t", "4"]),
+        ("here-weather --format ", ["1\t%c %t", "2", "3\t%l: %c %t", "4", "%u\tUV index (whole number)",
+                                    "%M\tage of the moon in days (0-29)"] + FormatString.Code.allCases.map { "%\($0.letter)" }),
         ("here-weather --ho", ["--hourly\tAdd the next 12 hours (with a chart on a terminal)."]),
         ("here-weather --units metric --provider ", ["open-meteo\tOpen-Meteo, no key", "openweathermap", "metno", "pirateweather", "nws"]),
         ("here-weather where --source ", ["gpsd\tgpsd (GPS receiver)", "geoclue", "wifi", "ip", "nmea", "fixed"]),
@@ -73,7 +75,7 @@ import Testing
 
     @Test(arguments: [
         ("here-weather --units ", ["metric", "imperial", "standard"]),
-        ("here-weather --format ", ["1", "2", "3", "4"]),
+        ("here-weather --format ", ["1", "2", "3", "4"] + FormatString.Code.allCases.map { "%\($0.letter)" }),
         ("here-weather --ho", ["--hourly"]),
         ("here-weather help ", ["report", "where", "doctor", "config", "permissions"]),
         ("here-weather where --so", ["--source"]),

@@ -32,9 +32,12 @@ import Testing
         ("%h", "65%"),
         ("%p", "0.0mm"),
         ("%P", "1019hPa"),
-        ("%u", "06:56"),
+        ("%u", "4"),                // UV index 3.87, as a whole number (wttr.in's %u)
         ("%S", "06:56"),
         ("%s", "17:35"),
+        ("%m", "🌔"),               // 2026-11-22 19:15 UTC: waxing gibbous, 1.8 days before the full moon of the 24th
+        ("%M", "12"),
+        ("%q", "-"),                // a recording without air quality
         ("%l", "Tampa"),
         ("%L", "fixed: Tampa"),
         ("%a", "now"),
@@ -48,8 +51,8 @@ import Testing
     }
 
     @Test func everyCodeIsCoveredAbove() {
-        // A new code needs a row in `everyCode`: the list there has one per code, plus %S.
-        #expect(FormatString.Code.allCases.count == 18)
+        // A new code needs a row in `everyCode`: the list there has one per code.
+        #expect(FormatString.Code.allCases.count == 22)
     }
 
     @Test func nowcastCodeIsReadAtTheFieldsTime() throws {
@@ -87,11 +90,11 @@ import Testing
 
     @Test func unknownCodeIsAUsageErrorNamingIt() {
         do {
-            _ = try FormatString("%t %q")
-            Issue.record("%q was accepted")
+            _ = try FormatString("%t %k")
+            Issue.record("%k was accepted")
         } catch {
             #expect(error.exitStatus == .usage)
-            #expect(error.message.contains("unknown code %q"))
+            #expect(error.message.contains("unknown code %k"))
             #expect(error.message.contains("%t"), "lists the known codes")
         }
     }
@@ -112,7 +115,8 @@ import Testing
     @Test func missingValuesAreADash() throws {
         let report = try Self.report("nulls.json")
         #expect(report.current.sunrise == nil)
-        #expect(try render("%u", report) == "-")
+        #expect(try render("%S", report) == "-")
+        #expect(try render("%u", report) == "0", "polar night: UV 0")
     }
 
     @Test func ageOfTheData() throws {

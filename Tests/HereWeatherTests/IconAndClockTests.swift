@@ -73,7 +73,7 @@ import Testing
     @Test func twelveHourClockInFormatAndTooltip() throws {
         let fields = ReportFields(location: FormatStringTests.tampa, report: try FormatStringTests.report(),
                                   output: .init(clock: .twelveHour), now: Date())
-        #expect(try FormatString("%u-%s").render(fields) == "6:56 AM-5:35 PM")
+        #expect(try FormatString("%S-%s").render(fields) == "6:56 AM-5:35 PM")
         #expect(WaybarReport.tooltip(fields).contains("Sunrise 6:56 AM · Sunset 5:35 PM"))
     }
 
@@ -110,7 +110,7 @@ import Testing
         try runner.writeConfig("version = 1\n[output]\nicons = \"nerd\"\nclock = \"12h\"\n")
         let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
         let base = ["--lat", "27.95", "--lon", "-82.46", "--weather-replay", replay]
-        let line = try await runner.run(base + ["--format", "%c %u %s"])
+        let line = try await runner.run(base + ["--format", "%c %S %s"])
         #expect(line.status == 0, "\(line.stderr)")
         #expect(line.stdout == "\u{E30D} 6:56 AM 5:35 PM\n")
         let text = try await runner.run(base)

@@ -53,7 +53,7 @@ import Testing
     /// and the config's units and clock win.
     @Test func autoUnitsAndClockFollowTheLocalesCountry() async throws {
         let runner = try InProcessCommand()
-        let arguments = Self.place + ["--format", "%t|%w|%u", "--weather-replay", Self.tampa]
+        let arguments = Self.place + ["--format", "%t|%w|%S", "--weather-replay", Self.tampa]
         #expect(try await runner.run(arguments, environment: ["LANG": "en_US.UTF-8"]).stdout == "80.2°F|↙10.9mph|6:56 AM\n")
         #expect(try await runner.run(arguments, environment: ["LANG": "en_GB.UTF-8"]).stdout == "26.8°C|↙4.9m/s|06:56\n")
         #expect(try await runner.run(arguments + ["--units", "metric"], environment: ["LANG": "en_US.UTF-8"]).stdout

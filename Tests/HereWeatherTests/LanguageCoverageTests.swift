@@ -161,6 +161,39 @@ import HereWeatherPlaces
         }
     }
 
+    /// The UV index in each of WHO's categories, the air quality in each category of both
+    /// indexes (in Europe and elsewhere), and every pollen species at every level shown, in the
+    /// text report, `%u %m %M %q` and the tooltip.
+    @Test(arguments: languages)
+    func everyUVAirAndPollenWord(_ code: String) throws {
+        let decoded = try GalleryRecordings.decoded()
+        let allowed = EnglishWords.serviceWords(decoded)
+        var (report, tampa) = try #require(decoded.first)
+        var berlin = tampa
+        berlin.coordinate = Coordinate(latitude: 52.52, longitude: 13.41)
+        berlin.nearbyPlace = nil
+        berlin.name = "Berlin"
+        let settings = output(code)
+        let format = try FormatString("%u %m %M %q")
+        let grains: [PollenSpecies: [Double]] = [.alder: [20, 100, 2000], .birch: [20, 100, 2000], .olive: [20, 100, 2000],
+                                                 .grass: [6, 30, 300], .mugwort: [12, 60, 600], .ragweed: [12, 60, 600]]
+        for (step, index) in [1.0, 4, 7, 9, 12].enumerated() {
+            report.current.uvIndex = index
+            report.airQuality = AirQuality(europeanAQI: [10, 30, 50, 70, 90, 120][step], usAQI: [30, 80, 120, 170, 250][step],
+                                           pm2_5: 5, pm10: 9,
+                                           pollen: PollenSpecies.allCases.map { AirQuality.Pollen(species: $0, grains: grains[$0]?[step % 3] ?? 0) })
+            for location in [tampa, berlin] {
+                let text = TextReport(location: location, report: report, style: .plain, output: settings, now: Self.now).render(daily: true)
+                let fields = ReportFields(location: location, report: report, output: settings, now: Self.now)
+                expectNoEnglish(text + "\n" + format.render(fields) + "\n" + WaybarReport.tooltip(fields), code, allowed: allowed,
+                                "UV, air and pollen")
+            }
+        }
+        report.airQuality = AirQuality(europeanAQI: 120, usAQI: 400)
+        let hazardous = ReportFields(location: tampa, report: report, output: settings, now: Self.now)
+        expectNoEnglish(hazardous.airLine ?? "", code, allowed: allowed, "hazardous air")
+    }
+
     /// What a report says when it is old or long: a stale NWS report whose forecast has no
     /// newer hour ("its last hour", with its date), and more alerts than the text lists.
     @Test(arguments: languages)

@@ -9,7 +9,7 @@ import HereWeatherHTTP
 /// requests through the cache, unit conversion, symbols and the daily forecast.
 @Suite struct MetNorwayServiceTests {
     let oslo = Coordinate(latitude: 59.913_868, longitude: 10.752_245)
-    static let path = "/weatherapi/locationforecast/2.0/compact"
+    static let path = "/weatherapi/locationforecast/2.0/complete"
     static let contact = "you@example.org"
     static let userAgent = "here-weather/\(HereWeatherVersion.current) you@example.org"
     static let lastModified = "Sun, 22 Nov 2026 09:41:17 GMT"

@@ -13,7 +13,7 @@ import HereWeatherHTTP
     let oslo = Coordinate(latitude: 59.913_868, longitude: 10.752_245)
     /// 2026-11-22 19:15:00 UTC (14:15 in Tampa), the Tampa bodies' time.
     static let tampaNow = Date(timeIntervalSince1970: 1_795_374_900)
-    static let forecastPath = "/weatherapi/locationforecast/2.0/compact?"
+    static let forecastPath = "/weatherapi/locationforecast/2.0/complete?"
     static let nowcastPath = "/weatherapi/nowcast/2.0/complete?"
 
     /// A query whose deadline no test here is about: the longest run the suite allows. (With

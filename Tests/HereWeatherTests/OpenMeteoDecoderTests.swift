@@ -404,9 +404,9 @@ import Testing
         #expect(q["wind_speed_unit"] == "mph")
         #expect(q["precipitation_unit"] == "inch")
         // The variables the Fixtures README documents for the recorded request.
-        #expect(q["current"] == "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,rain,showers,snowfall,weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility")
-        #expect(q["hourly"] == "temperature_2m,apparent_temperature,precipitation_probability,precipitation,weather_code,wind_speed_10m,wind_direction_10m,is_day")
-        #expect(q["daily"] == "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset")
+        #expect(q["current"] == "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,rain,showers,snowfall,weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility,uv_index")
+        #expect(q["hourly"] == "temperature_2m,apparent_temperature,precipitation_probability,precipitation,weather_code,wind_speed_10m,wind_direction_10m,is_day,uv_index")
+        #expect(q["daily"] == "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,wind_speed_10m_max,sunrise,sunset,uv_index_max")
         // Commas are sent as they are.
         #expect(url.contains("current=temperature_2m,relative_humidity_2m,"))
     }

@@ -70,7 +70,7 @@ import Testing
 
     /// A bad command line is fixed once in the bar's config: a usage error, no line.
     @Test func aBadFormatIsStillAUsageErrorWithoutALine() async throws {
-        let result = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--format", "%q"])
+        let result = try await InProcessCommand().run(["--lat", "1", "--lon", "2", "--format", "%k"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
     }

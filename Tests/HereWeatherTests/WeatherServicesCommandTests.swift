@@ -33,7 +33,7 @@ import Testing
 
     @Test func metnoRunSendsTheUserAgentAndPrintsTheReport() async throws {
         let server = try FixtureServer.inspecting { request in
-            request.target.hasPrefix("/weatherapi/locationforecast/2.0/compact?")
+            request.target.hasPrefix("/weatherapi/locationforecast/2.0/complete?")
                 ? .fixture("weather/metno/oslo-compact.json") : .notFound
         }
         let runner = try InProcessCommand()

@@ -60,19 +60,28 @@ public enum ReportChecks {
                               ("wind speed", now.windSpeed), ("wind direction", now.windDirection),
                               ("gust", now.windGust), ("visibility", now.visibility),
                               ("precipitation", now.precipitation?.total), ("rain", now.precipitation?.rain),
-                              ("snow", now.precipitation?.snow)] {
+                              ("snow", now.precipitation?.snow), ("UV index", now.uvIndex)] {
             requireFinite(value, "current \(name)")
+        }
+        if let uv = now.uvIndex { require(uv >= 0 && uv < 100, "a UV index out of range: \(uv)") }
+        if let air = report.airQuality {
+            for value in [air.europeanAQI, air.usAQI, air.pm2_5, air.pm10] + (air.pollen ?? []).map(\.grains) {
+                requireFinite(value, "an air quality value")
+                if let value { require(value >= 0, "a negative air quality value: \(value)") }
+            }
+            require(air.europeanAQI != nil || air.usAQI != nil, "an air quality without an index")
         }
         for date in [now.time, now.sunrise, now.sunset] { requireFinite(date?.timeIntervalSince1970, "a current time") }
         for hour in report.hourly {
             for value in [hour.temperature, hour.feelsLike, hour.precipitationProbability, hour.precipitation,
-                          hour.windSpeed, hour.windDirection, hour.time.timeIntervalSince1970] {
+                          hour.windSpeed, hour.windDirection, hour.time.timeIntervalSince1970, hour.uvIndex] {
                 requireFinite(value, "an hourly value")
             }
         }
         for day in report.daily {
             for value in [day.temperatureMin, day.temperatureMax, day.precipitation, day.precipitationProbability,
-                          day.windSpeedMax, day.sunrise?.timeIntervalSince1970, day.sunset?.timeIntervalSince1970] {
+                          day.windSpeedMax, day.sunrise?.timeIntervalSince1970, day.sunset?.timeIntervalSince1970,
+                          day.uvIndexMax] {
                 requireFinite(value, "a daily value")
             }
         }

@@ -75,6 +75,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let nwsContact = ConfigKey("weather." + WeatherProviderKind.nws.rawValue, "contact")
     /// `[alerts] nws`: the NWS's official alerts for US points with other providers.
     public static let alertsNWS = ConfigKey("alerts", "nws")
+    /// `[air_quality] base_url`: Open-Meteo's Air Quality API.
+    public static let airQualityBaseURL = ConfigKey("air_quality", "base_url")
     public static let openWeatherMapAPI = ConfigKey("weather." + WeatherProviderKind.openWeatherMap.rawValue, "api")
     /// Open-Meteo's geocoding service (`--city`).
     public static let openMeteoGeocodingURL = ConfigKey("weather." + WeatherProviderKind.openMeteo.rawValue, "geocoding_url")

@@ -10,8 +10,19 @@ public struct Configuration: Sendable, Equatable {
     public var output = OutputSettings()
     public var cache = CacheSettings()
     public var alerts = AlertSettings()
+    public var airQuality = AirQualitySettings()
 
     public init() {}
+
+    /// `[air_quality]`.
+    public struct AirQualitySettings: Sendable, Equatable {
+        /// Whether a report gets the air quality at the place (Open-Meteo's Air Quality API,
+        /// asked beside the weather); `false` sends nothing.
+        public var enabled = true
+        public var baseURL = "https://air-quality-api.open-meteo.com"
+        /// Whether a plain-http base URL to a remote host may be used.
+        public var allowPlainHTTP = false
+    }
 
     /// `[alerts]`.
     public struct AlertSettings: Sendable, Equatable {

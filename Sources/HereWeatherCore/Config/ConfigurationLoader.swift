@@ -72,6 +72,11 @@ public enum ConfigurationLoader {
         if let alerts = try root.table("alerts") {
             config.alerts.nws = try alerts.bool("nws") ?? config.alerts.nws
         }
+        if let air = try root.table("air_quality") {
+            config.airQuality.enabled = try air.bool("enabled") ?? config.airQuality.enabled
+            config.airQuality.baseURL = try air.url("base_url") ?? config.airQuality.baseURL
+            config.airQuality.allowPlainHTTP = try air.bool("allow_plain_http") ?? config.airQuality.allowPlainHTTP
+        }
         if let privacy = try root.table("privacy") {
             config.privacy.coordinateDecimals = try privacy.number("coordinate_decimals", in: 0...4).map { Int($0) }
                 ?? config.privacy.coordinateDecimals

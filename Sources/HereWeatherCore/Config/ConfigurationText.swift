@@ -107,6 +107,10 @@ public enum ConfigurationText {
     [alerts]
     nws = true                # official NWS alerts for US points with open-meteo, metno or openweathermap
 
+    [air_quality]
+    enabled = true            # the air quality and pollen (Open-Meteo's Air Quality API) with every report
+    base_url = "https://air-quality-api.open-meteo.com"
+
     """
 
     /// The effective configuration as TOML. The API key is never shown: only whether one is
@@ -197,6 +201,9 @@ public enum ConfigurationText {
                   "base_url = \(quote(config.weather.nws.baseURL))"]
         lines.append(plainHTTP(config.weather.nws.allowPlainHTTP))
         lines += ["", "[alerts]", "nws = \(config.alerts.nws)"]
+        lines += ["", "[air_quality]", "enabled = \(config.airQuality.enabled)",
+                  "base_url = \(quote(config.airQuality.baseURL))"]
+        lines.append(plainHTTP(config.airQuality.allowPlainHTTP))
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -10,9 +10,11 @@ public struct FormatString: Sendable, Equatable {
     /// What a %-code stands for.
     public enum Code: String, Sendable, CaseIterable {
         case glyph, conditionWords, plainSymbol, temperature, feelsLike, wind, humidity
-        case precipitation, pressure, sunrise, sunset, place, provenance, age, staleMarker, alerts, nowcast, percent
+        case precipitation, pressure, uvIndex, sunrise, sunset, moonGlyph, moonDay, airQuality
+        case place, provenance, age, staleMarker, alerts, nowcast, percent
 
-        /// The letter after `%`; sunrise also answers to wttr.in's `%S`.
+        /// The letter after `%` (wttr.in's where the meaning is the same: `%u` is the UV
+        /// index, `%S` the sunrise).
         public var letter: Character {
             switch self {
             case .glyph: return "c"
@@ -24,8 +26,12 @@ public struct FormatString: Sendable, Equatable {
             case .humidity: return "h"
             case .precipitation: return "p"
             case .pressure: return "P"
-            case .sunrise: return "u"
+            case .uvIndex: return "u"
+            case .sunrise: return "S"
             case .sunset: return "s"
+            case .moonGlyph: return "m"
+            case .moonDay: return "M"
+            case .airQuality: return "q"
             case .place: return "l"
             case .provenance: return "L"
             case .age: return "a"
@@ -48,8 +54,12 @@ public struct FormatString: Sendable, Equatable {
             case .humidity: return "humidity"
             case .precipitation: return "precipitation"
             case .pressure: return "pressure (hPa)"
-            case .sunrise: return "sunrise (also %S)"
+            case .uvIndex: return "UV index (whole number)"
+            case .sunrise: return "sunrise"
             case .sunset: return "sunset"
+            case .moonGlyph: return "moon phase glyph"
+            case .moonDay: return "age of the moon in days (0-29)"
+            case .airQuality: return "air quality: index and category"
             case .place: return "place"
             case .provenance: return "location source and accuracy"
             case .age: return "age of the weather data"
@@ -60,11 +70,7 @@ public struct FormatString: Sendable, Equatable {
             }
         }
 
-        static let byLetter: [Character: Code] = {
-            var table = Dictionary(uniqueKeysWithValues: allCases.map { ($0.letter, $0) })
-            table["S"] = .sunrise
-            return table
-        }()
+        static let byLetter: [Character: Code] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.letter, $0) })
     }
 
     /// wttr.in's preset one-line formats.
@@ -96,7 +102,7 @@ public struct FormatString: Sendable, Equatable {
             case .loneTrailingPercent:
                 throw UsageError("--format ends with a lone %; write %% for a percent sign.")
             case .unknownCode(let letter):
-                let known = (Code.allCases.map { "%\($0.letter)" } + ["%S"]).joined(separator: " ")
+                let known = Code.allCases.map { "%\($0.letter)" }.joined(separator: " ")
                 throw UsageError("--format has an unknown code %\(ServiceText.printable(String(letter))). Known codes: \(known) (see --help).")
             }
         }
@@ -130,8 +136,12 @@ extension ReportFields {
         case .humidity: return humidity
         case .precipitation: return precipitation
         case .pressure: return pressure
+        case .uvIndex: return uvIndex
         case .sunrise: return sunrise
         case .sunset: return sunset
+        case .moonGlyph: return moonGlyph
+        case .moonDay: return moonDay
+        case .airQuality: return airQuality
         case .place: return place
         case .provenance: return provenance
         case .age: return age

@@ -83,6 +83,22 @@ public enum JSONReport {
             ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset, locale: locale) })),
             ("alerts", .array(report.alerts.map { alertObject($0, offset: report.utcOffset) })),
             ("nowcast", NowcastJSON.object(report, now: now)),
+            ("air_quality", airQualityObject(report.airQuality, offset: report.utcOffset)),
+        ])
+    }
+
+    /// The air quality now (`AirQuality`), `null` without it: both indexes, the particles in
+    /// µg/m³, and `pollen` (grains/m³ by species) or `null` where the service has none.
+    static func airQualityObject(_ air: AirQuality?, offset: Int) -> JSONOutput {
+        guard let air else { return .null }
+        let pollen: JSONOutput = air.pollen.map { species in .object(species.map { ($0.species.rawValue, value($0.grains)) }) } ?? .null
+        return .object([
+            ("time", air.time.map { time($0, offset) } ?? .null),
+            ("european_aqi", value(air.europeanAQI)),
+            ("us_aqi", value(air.usAQI)),
+            ("pm2_5", value(air.pm2_5)),
+            ("pm10", value(air.pm10)),
+            ("pollen", pollen),
         ])
     }
 
@@ -127,6 +143,7 @@ public enum JSONReport {
             ("is_day", .bool(current.isDay)),
             ("sunrise", current.sunrise.map { time($0, offset) } ?? .null),
             ("sunset", current.sunset.map { time($0, offset) } ?? .null),
+            ("uv_index", value(current.uvIndex)),
             ("basis", .string(basis?.name)),
             ("station", .string(basis?.station)),
         ])
@@ -145,6 +162,7 @@ public enum JSONReport {
             ("condition_group", .string(hour.condition.group.rawValue)),
             ("description", .string(locale.conditionWords(hour.condition, hour.description))),
             ("is_day", .bool(hour.isDay)),
+            ("uv_index", value(hour.uvIndex)),
         ])
     }
 
@@ -161,6 +179,7 @@ public enum JSONReport {
             ("description", .string(locale.conditionWords(day.condition, day.description))),
             ("sunrise", day.sunrise.map { time($0, offset) } ?? .null),
             ("sunset", day.sunset.map { time($0, offset) } ?? .null),
+            ("uv_index_max", value(day.uvIndexMax)),
         ])
     }
 

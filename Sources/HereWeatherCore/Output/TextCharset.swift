@@ -82,6 +82,7 @@ public enum TextCharset: Sendable, Equatable {
         "↓": "N ", "↙": "NE ", "↖": "SE ", "↑": "S ", "↗": "SW ", "↘": "NW ",
         "☀": "o", "🌙": ")", "⛅": "m", "☁": "mmm", "🌫": "=", "🌧": "/", "🌨": "x", "❄": "*", "⛈": "!/",
         "💨": "~", "⚠": "!", "🌡": "", "🌬": "",
+        "🌑": "@", "🌒": ")", "🌓": "D", "🌔": "0", "🌕": "O", "🌖": "0", "🌗": "C", "🌘": "(",
     ]
 
     /// Letters named in Unicode other than "LETTER X WITH ...", in lower case ("Þ" is "Th").

@@ -77,6 +77,8 @@ public struct TextReport: Sendable {
         if let pressure = current.pressure {
             details.append(locale.text(.reportPressure, locale.measure(locale.number(pressure, 0), .unitHectopascals)))
         }
+        let fields = ReportFields(location: location, report: report, output: output, now: now)
+        if let uv = fields.uvLine { details.append(uv) }
         lines += TextWidth.flow(details, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
 
         var more: [String] = [precipitationText(current.precipitation)]
@@ -89,7 +91,9 @@ public struct TextReport: Sendable {
         let together = sun.joined(separator: charset.separator)
         more += TextWidth.columns(together) <= width ? [together] : sun
         lines += TextWidth.flow(more, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
-        if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
+        let air = [fields.airLine, fields.pollenLine].compactMap { $0 }.map(charset.fold)
+        if !air.isEmpty { lines += TextWidth.flow(air, separator: charset.separator, width: width, ellipsis: charset.ellipsis) }
+        if let nowcast = fields.nowcastText {
             lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
         }
         let alerts = AlertText.listed(report.alerts)
@@ -177,12 +181,20 @@ public struct TextReport: Sendable {
             .init(locale.text(.columnChance), days.map { $0.precipitationProbability.map(locale.percent) ?? "-" }, dropOrder: 3),
             .init(locale.text(.columnWind), days.map { $0.windSpeedMax.map { locale.speed($0, report.units) } ?? "-" },
                   dropOrder: 1),
+        ] + uvColumn(days) + [
             .init(locale.text(.columnSky), days.map { skyText($0.condition, $0.description, isDay: true) },
                   short: style.glyphs ? days.map { $0.condition.glyph(output.icons, isDay: true) } : nil, dropOrder: 4),
         ], ellipsis: charset.ellipsis)
         return [style.bold(TextWidth.cut(locale.text(.tableNextDays, count: report.daily.count), style.width,
                                          ellipsis: charset.ellipsis))]
             + styledHeader(table.lines(width: style.width))
+    }
+
+    /// The daily table's UV column (the day's highest index, a whole number), before the sky
+    /// and the first left out when narrow; none when no day has an index.
+    func uvColumn(_ days: [DailyForecast]) -> [TextTable.Column] {
+        guard days.contains(where: { $0.uvIndexMax != nil }) else { return [] }
+        return [.init(locale.text(.columnUv), days.map { $0.uvIndexMax.map { locale.number($0, 0) } ?? "-" }, dropOrder: 5)]
     }
 
     /// The table's lines with its header dimmed.

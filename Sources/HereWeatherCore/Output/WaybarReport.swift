@@ -3,7 +3,8 @@
 /// `{"text","tooltip","class","alt"}`: `text` is a short format, `tooltip` a few lines of
 /// detail (both in the run's language), `class` the condition's group (`ConditionGroup`) (plus `stale` for an old cached report,
 /// `alert` while the service reports weather alerts, `rain-soon` while the nowcast has
-/// precipitation starting within 30 minutes) for
+/// precipitation starting within 30 minutes, `uv-high` at a UV index of 6 or more, `air-poor`
+/// when the European index is 60 or more or the US AQI 151 or more) for
 /// CSS, `alt` the condition for `format-icons`. Waybar reads `text` and `tooltip` as Pango
 /// markup, so `&`, `<` and `>` are escaped. `class` is one string, or an array of strings
 /// when there are several.
@@ -18,6 +19,8 @@ public enum WaybarReport {
         if fields.report.freshness.stale { classes.append("stale") }
         if !fields.report.alerts.isEmpty { classes.append("alert") }
         if fields.nowcastText?.startsSoon == true { classes.append("rain-soon") }
+        if let uv = current.uvIndex, uv.rounded() >= UVIndex.high { classes.append("uv-high") }
+        if fields.report.airQuality?.isPoor == true { classes.append("air-poor") }
         return line(text: format.render(fields), tooltip: tooltip(fields), classes: classes,
                     alt: current.condition.group.rawValue)
     }
@@ -32,7 +35,8 @@ public enum WaybarReport {
              classes: ["error", error.exitStatus.code], alt: "error")
     }
 
-    /// The tooltip: place, condition, temperatures, wind, humidity, sun, source, age.
+    /// The tooltip: place, condition, temperatures, wind, humidity, UV, air and pollen, sun,
+    /// source, age.
     static func tooltip(_ fields: ReportFields) -> String {
         let current = fields.report.current
         let locale = fields.locale
@@ -51,6 +55,9 @@ public enum WaybarReport {
             lines.append(locale.text(.reportWind, wind))
         }
         if current.humidity != nil { lines.append(locale.text(.reportHumidity, fields.humidity)) }
+        if let uv = fields.uvLine { lines.append(uv) }
+        if let air = fields.airLine { lines.append(air) }
+        if let pollen = fields.pollenLine { lines.append(pollen) }
         if current.sunrise != nil || current.sunset != nil {
             lines.append(locale.text(.reportSunrise, fields.sunrise) + fields.charset.separator
                          + locale.text(.reportSunset, fields.sunset))

@@ -1,7 +1,8 @@
 /// The short wait a report's companions get once the weather itself has answered.
 ///
 /// A companion adds to a report and never fails one: the NWS's official alerts (for any
-/// provider at a US point, and with `provider = "nws"`) and MET Norway's radar nowcast. Each
+/// provider at a US point, and with `provider = "nws"`), MET Norway's radar nowcast and the
+/// air quality (`AirQualityWeatherProvider`). Each
 /// is asked at the same time as the weather. Once the weather has answered, a companion that
 /// has not gets `length` more (never past the weather's deadline); then the report goes out
 /// without it, exactly as after a failed companion fetch: its request is cancelled (no work
@@ -16,6 +17,7 @@ public struct CompanionGrace: Sendable {
     public enum Companion: String, Sendable {
         case alerts
         case nowcast
+        case airQuality = "air quality"
 
         /// "them" or "it", for the `--verbose` note.
         var pronoun: String { self == .alerts ? "them" : "it" }

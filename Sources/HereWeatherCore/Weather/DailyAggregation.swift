@@ -18,7 +18,7 @@ enum DailyAggregation {
             if day == today, let now = current.temperature { temperatures.append(now) }
             let noon = steps.min { distanceFromNoon($0, utcOffset) < distanceFromNoon($1, utcOffset) }
             let amounts = steps.compactMap(\.precipitation)
-            return DailyForecast(
+            var forecast = DailyForecast(
                 date: day,
                 temperatureMin: temperatures.min(),
                 temperatureMax: temperatures.max(),
@@ -29,6 +29,10 @@ enum DailyAggregation {
                 description: noon?.description ?? "",
                 sunrise: day == today ? current.sunrise : nil,
                 sunset: day == today ? current.sunset : nil)
+            var indexes = steps.compactMap(\.uvIndex)
+            if day == today, let now = current.uvIndex { indexes.append(now) }
+            forecast.uvIndexMax = indexes.max()
+            return forecast
         }
     }
 

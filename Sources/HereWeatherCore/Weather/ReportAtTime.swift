@@ -62,6 +62,7 @@ extension CurrentConditions {
         self.init(time: hour.time, temperature: hour.temperature, feelsLike: hour.feelsLike, humidity: hour.humidity,
                   windSpeed: hour.windSpeed, windDirection: hour.windDirection,
                   condition: hour.condition, description: hour.description, isDay: hour.isDay)
+        uvIndex = hour.uvIndex
     }
 }
 

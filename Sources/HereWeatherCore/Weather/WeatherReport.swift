@@ -35,6 +35,9 @@ public struct WeatherReport: Sendable {
     /// When the service gave the data, when the recording says (the NWS: the fetch's time);
     /// `nil` when only the current conditions' time says it (`issued`).
     public var recordedAt: Date?
+    /// The air quality at the place, from its companion request (`AirQuality`); `nil` when
+    /// none was asked, or it failed or came too late.
+    public var airQuality: AirQuality?
 
     /// The service's "now" for the data: `recordedAt`, else the current conditions' time.
     public var issued: Date { recordedAt ?? current.time }
@@ -107,6 +110,9 @@ public struct CurrentConditions: Sendable {
     public var isDay: Bool?
     public var sunrise: Date?
     public var sunset: Date?
+    /// The UV index now (WHO's scale, 0 and up); `nil` when the provider gives none (the NWS,
+    /// OpenWeatherMap's classic API). MET Norway's is the clear-sky index.
+    public var uvIndex: Double?
 
     public init(time: Date, temperature: Double? = nil, feelsLike: Double? = nil, temperatureMin: Double? = nil,
                 temperatureMax: Double? = nil, humidity: Double? = nil, pressure: Double? = nil,
@@ -169,6 +175,8 @@ public struct HourlyForecast: Sendable {
     /// Relative humidity, percent, when the provider gives it per step (the NWS: for the
     /// current conditions of a forecast hour); not shown in the tables.
     public var humidity: Double?
+    /// The UV index of the step, when the provider gives it; not shown in the tables.
+    public var uvIndex: Double?
 
     public init(time: Date, temperature: Double? = nil, feelsLike: Double? = nil,
                 precipitationProbability: Double? = nil, precipitation: Double? = nil,
@@ -204,6 +212,8 @@ public struct DailyForecast: Sendable {
     public var description: String
     public var sunrise: Date?
     public var sunset: Date?
+    /// The day's highest UV index, when the provider gives it.
+    public var uvIndexMax: Double?
 
     public init(date: String, temperatureMin: Double? = nil, temperatureMax: Double? = nil,
                 precipitation: Double? = nil, precipitationProbability: Double? = nil,

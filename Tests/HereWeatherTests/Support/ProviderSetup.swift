@@ -65,7 +65,7 @@ struct ProviderSetup: Sendable, CustomTestStringConvertible {
                       weather: "[weather]\nprovider = \"openweathermap\"\n[weather.openweathermap]\nbase_url = \"BASE\"\napi = \"onecall\"",
                       environment: ["OPENWEATHERMAP_API_KEY": key], hasAlerts: true),
         ProviderSetup(name: "metno",
-                      routes: ["/weatherapi/locationforecast/2.0/compact": .fixture("weather/metno/oslo-compact.json")],
+                      routes: ["/weatherapi/locationforecast/2.0/complete": .fixture("weather/metno/oslo-compact.json")],
                       weather: "[weather]\nprovider = \"metno\"\n[weather.metno]\nbase_url = \"BASE\"\ncontact = \"ops@example.org\""),
         ProviderSetup(name: "pirateweather",
                       routes: ["/forecast/\(key)/27.95,-82.46": .fixture("weather/pirateweather/tampa-si.json")],

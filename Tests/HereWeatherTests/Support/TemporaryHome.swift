@@ -24,7 +24,9 @@ extension TemporaryHome {
     /// A config that says nothing of the NWS alerts gets `[alerts] nws = false`: most tests
     /// report Tampa, a US point, and would otherwise ask api.weather.gov for its alerts, which
     /// a test must never do (on a machine with internet, real alerts would reach the output).
-    /// Tests of the alerts configure `[alerts]` or `[weather.nws] base_url` themselves.
+    /// Tests of the alerts configure `[alerts]` or `[weather.nws] base_url` themselves. Likewise
+    /// the air quality (every provider, every point): a config that does not name
+    /// `[air_quality]` gets `enabled = false`; its tests configure it themselves.
     func writeConfig(_ text: String) throws {
         let url = URL(fileURLWithPath: configPath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -35,7 +37,14 @@ extension TemporaryHome {
     /// `text` with `[alerts] nws = false` added when it names neither `[alerts]` nor
     /// `[weather.nws]` (see `writeConfig`); an empty file stays empty.
     static func withoutRealAlerts(_ text: String) -> String {
-        if text.isEmpty || text.contains("[alerts]") || text.contains("[weather.nws]") { return text }
-        return text + (text.hasSuffix("\n") ? "" : "\n") + "[alerts]\nnws = false\n"
+        if text.isEmpty { return text }
+        var result = text
+        if !text.contains("[alerts]") && !text.contains("[weather.nws]") {
+            result += (result.hasSuffix("\n") ? "" : "\n") + "[alerts]\nnws = false\n"
+        }
+        if !text.contains("[air_quality]") {
+            result += (result.hasSuffix("\n") ? "" : "\n") + "[air_quality]\nenabled = false\n"
+        }
+        return result
     }
 }

@@ -404,6 +404,39 @@ extension LanguageData {
         Výstraha před sněhovou bouří
         Riziko sněhové bouře
         Upozornění na nepříznivé zimní počasí
+        UV index %s (%s)
+        nízký
+        střední
+        vysoký
+        velmi vysoký
+        extrémní
+        UV
+        Kvalita ovzduší: %s (evropský index %s)
+        Kvalita ovzduší: %s (americký index AQI %s)
+        dobrá
+        přijatelná
+        uspokojivá
+        špatná
+        velmi špatná
+        extrémně špatná
+        dobrá
+        mírná
+        nezdravá pro citlivé skupiny
+        nezdravá
+        velmi nezdravá
+        nebezpečná
+        Pyl: %s
+        %s %s
+        olše
+        bříza
+        trávy
+        pelyněk
+        olivovník
+        ambrozie
+        nízká
+        střední
+        vysoká
+        velmi vysoká
         """,
         conventions: """
         decimal=,

@@ -404,6 +404,39 @@ extension LanguageData {
         Varsel om vinterstorm
         Udsigt til vinterstorm
         Meddelelse om vintervejr
+        UV-indeks %s (%s)
+        lav
+        moderat
+        høj
+        meget høj
+        ekstrem
+        UV
+        Luftkvalitet: %s (europæisk indeks %s)
+        Luftkvalitet: %s (amerikansk AQI %s)
+        god
+        rimelig
+        moderat
+        dårlig
+        meget dårlig
+        ekstremt dårlig
+        god
+        moderat
+        usund for følsomme grupper
+        usund
+        meget usund
+        farlig
+        Pollen: %s
+        %s %s
+        el
+        birk
+        græs
+        bynke
+        oliven
+        ambrosie
+        lav
+        moderat
+        høj
+        meget høj
         """,
         conventions: """
         decimal=,

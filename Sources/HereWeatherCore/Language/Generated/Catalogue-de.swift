@@ -404,6 +404,39 @@ extension LanguageData {
         Wintersturmwarnung
         Wintersturm-Vorwarnung
         Hinweis auf Winterwetter
+        UV-Index %s (%s)
+        niedrig
+        mäßig
+        hoch
+        sehr hoch
+        extrem
+        UV
+        Luftqualität: %s (Europäischer Index %s)
+        Luftqualität: %s (US-Index AQI %s)
+        gut
+        mittel
+        mäßig
+        schlecht
+        sehr schlecht
+        extrem schlecht
+        gut
+        mäßig
+        ungesund für empfindliche Gruppen
+        ungesund
+        sehr ungesund
+        gefährlich
+        Pollen: %s
+        %s %s
+        Erle
+        Birke
+        Gräser
+        Beifuß
+        Olive
+        Ambrosia
+        gering
+        mittel
+        hoch
+        sehr hoch
         """,
         conventions: """
         decimal=,

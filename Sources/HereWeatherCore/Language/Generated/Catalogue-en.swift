@@ -404,6 +404,39 @@ extension LanguageData {
         Winter Storm Warning
         Winter Storm Watch
         Winter Weather Advisory
+        UV index %s (%s)
+        low
+        moderate
+        high
+        very high
+        extreme
+        UV
+        Air quality: %s (European index %s)
+        Air quality: %s (US AQI %s)
+        good
+        fair
+        moderate
+        poor
+        very poor
+        extremely poor
+        good
+        moderate
+        unhealthy for sensitive groups
+        unhealthy
+        very unhealthy
+        hazardous
+        Pollen: %s
+        %s %s
+        alder
+        birch
+        grass
+        mugwort
+        olive
+        ragweed
+        low
+        moderate
+        high
+        very high
         """,
         conventions: """
         decimal=.

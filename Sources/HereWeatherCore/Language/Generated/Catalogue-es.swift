@@ -404,6 +404,39 @@ extension LanguageData {
         Aviso de temporal invernal
         Vigilancia de temporal invernal
         Advertencia de tiempo invernal
+        Índice UV %s (%s)
+        bajo
+        moderado
+        alto
+        muy alto
+        extremo
+        UV
+        Calidad del aire: %s (índice europeo %s)
+        Calidad del aire: %s (ICA de EE. UU. %s)
+        buena
+        razonablemente buena
+        regular
+        desfavorable
+        muy desfavorable
+        extremadamente desfavorable
+        buena
+        moderada
+        insalubre para grupos sensibles
+        insalubre
+        muy insalubre
+        peligrosa
+        Polen: %s
+        %s %s
+        aliso
+        abedul
+        gramíneas
+        artemisa
+        olivo
+        ambrosía
+        bajo
+        moderado
+        alto
+        muy alto
         """,
         conventions: """
         decimal=,

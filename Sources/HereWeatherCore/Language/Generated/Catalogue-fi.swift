@@ -404,6 +404,39 @@ extension LanguageData {
         Talvimyrskyvaroitus
         Talvimyrskyn uhka
         Talvisäätiedote
+        UV-indeksi %s (%s)
+        heikko
+        kohtalainen
+        voimakas
+        erittäin voimakas
+        äärimmäinen
+        UV
+        Ilmanlaatu: %s (eurooppalainen indeksi %s)
+        Ilmanlaatu: %s (Yhdysvaltain AQI-indeksi %s)
+        hyvä
+        tyydyttävä
+        välttävä
+        huono
+        erittäin huono
+        äärimmäisen huono
+        hyvä
+        kohtalainen
+        epäterveellinen herkille ryhmille
+        epäterveellinen
+        erittäin epäterveellinen
+        vaarallinen
+        Siitepöly: %s
+        %s %s
+        leppä
+        koivu
+        heinät
+        pujo
+        oliivi
+        tuoksukki
+        vähäinen
+        kohtalainen
+        runsas
+        erittäin runsas
         """,
         conventions: """
         decimal=,

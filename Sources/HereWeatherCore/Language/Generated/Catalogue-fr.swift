@@ -404,6 +404,39 @@ extension LanguageData {
         Avertissement de tempête hivernale
         Veille de tempête hivernale
         Avis de temps hivernal
+        Indice UV %s (%s)
+        faible
+        modéré
+        élevé
+        très élevé
+        extrême
+        UV
+        Qualité de l'air : %s (indice européen %s)
+        Qualité de l'air : %s (IQA américain %s)
+        bon
+        moyen
+        dégradé
+        mauvais
+        très mauvais
+        extrêmement mauvais
+        bon
+        modéré
+        mauvais pour les personnes sensibles
+        mauvais
+        très mauvais
+        dangereux
+        Pollens : %s
+        %s %s
+        aulne
+        bouleau
+        graminées
+        armoise
+        olivier
+        ambroisie
+        faible
+        moyen
+        élevé
+        très élevé
         """,
         conventions: """
         decimal=,

@@ -404,6 +404,39 @@ extension LanguageData {
         Riasztás téli vihar miatt
         Figyelmeztetés téli vihar miatt
         Figyelemfelhívás téli időjárás miatt
+        UV-index %s (%s)
+        alacsony
+        mérsékelt
+        magas
+        nagyon magas
+        extrém
+        UV
+        Levegőminőség: %s (európai index %s)
+        Levegőminőség: %s (amerikai AQI-index %s)
+        jó
+        elfogadható
+        mérsékelt
+        rossz
+        nagyon rossz
+        rendkívül rossz
+        jó
+        mérsékelt
+        érzékenyeknek egészségtelen
+        egészségtelen
+        nagyon egészségtelen
+        veszélyes
+        Pollen: %s
+        %s %s
+        éger
+        nyír
+        fűfélék
+        üröm
+        olajfa
+        parlagfű
+        alacsony
+        közepes
+        magas
+        nagyon magas
         """,
         conventions: """
         decimal=,

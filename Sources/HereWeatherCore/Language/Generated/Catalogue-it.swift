@@ -404,6 +404,39 @@ extension LanguageData {
         Allerta tempesta invernale
         Preallerta tempesta invernale
         Avviso condizioni invernali
+        Indice UV %s (%s)
+        basso
+        moderato
+        alto
+        molto alto
+        estremo
+        UV
+        Qualità dell'aria: %s (indice europeo %s)
+        Qualità dell'aria: %s (indice AQI USA %s)
+        buona
+        discreta
+        moderata
+        scadente
+        molto scadente
+        estremamente scadente
+        buona
+        moderata
+        malsana per i gruppi sensibili
+        malsana
+        molto malsana
+        pericolosa
+        Pollini: %s
+        %s %s
+        ontano
+        betulla
+        graminacee
+        artemisia
+        olivo
+        ambrosia
+        basso
+        medio
+        alto
+        molto alto
         """,
         conventions: """
         decimal=,

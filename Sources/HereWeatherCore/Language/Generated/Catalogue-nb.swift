@@ -404,6 +404,39 @@ extension LanguageData {
         Varsel om vinterstorm
         Forvarsel om vinterstorm
         OBS-varsel om vintervær
+        UV-indeks %s (%s)
+        lav
+        moderat
+        høy
+        svært høy
+        ekstrem
+        UV
+        Luftkvalitet: %s (europeisk indeks %s)
+        Luftkvalitet: %s (amerikansk AQI %s)
+        god
+        brukbar
+        moderat
+        dårlig
+        svært dårlig
+        ekstremt dårlig
+        god
+        moderat
+        usunn for sårbare grupper
+        usunn
+        svært usunn
+        farlig
+        Pollen: %s
+        %s %s
+        or
+        bjørk
+        gress
+        burot
+        oliven
+        ambrosia
+        lite
+        moderat
+        kraftig
+        ekstrem
         """,
         conventions: """
         decimal=,

@@ -404,6 +404,39 @@ extension LanguageData {
         Waarschuwing winterstorm
         Kans op winterstorm
         Melding winterweer
+        UV-index %s (%s)
+        zwak
+        matig
+        sterk
+        zeer sterk
+        extreem
+        UV
+        Luchtkwaliteit: %s (Europese index %s)
+        Luchtkwaliteit: %s (Amerikaanse AQI %s)
+        goed
+        redelijk
+        matig
+        slecht
+        zeer slecht
+        extreem slecht
+        goed
+        matig
+        ongezond voor gevoelige groepen
+        ongezond
+        zeer ongezond
+        gevaarlijk
+        Pollen: %s
+        %s %s
+        els
+        berk
+        grassen
+        bijvoet
+        olijf
+        ambrosia
+        laag
+        matig
+        hoog
+        zeer hoog
         """,
         conventions: """
         decimal=,

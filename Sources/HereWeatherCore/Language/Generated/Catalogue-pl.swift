@@ -404,6 +404,39 @@ extension LanguageData {
         Ostrzeżenie przed śnieżycą
         Ryzyko śnieżycy
         Informacja o trudnych warunkach zimowych
+        Indeks UV %s (%s)
+        niski
+        umiarkowany
+        wysoki
+        bardzo wysoki
+        ekstremalny
+        UV
+        Jakość powietrza: %s (indeks europejski %s)
+        Jakość powietrza: %s (amerykański indeks AQI %s)
+        dobra
+        dostateczna
+        umiarkowana
+        zła
+        bardzo zła
+        skrajnie zła
+        dobra
+        umiarkowana
+        niezdrowa dla wrażliwych
+        niezdrowa
+        bardzo niezdrowa
+        niebezpieczna
+        Pyłki: %s
+        %s %s
+        olsza
+        brzoza
+        trawy
+        bylica
+        oliwka
+        ambrozja
+        niskie
+        średnie
+        wysokie
+        bardzo wysokie
         """,
         conventions: """
         decimal=,

@@ -404,6 +404,39 @@ extension LanguageData {
         Aviso de tempestade de inverno
         Vigilância de tempestade de inverno
         Advertência de tempo invernal
+        Índice UV %s (%s)
+        baixo
+        moderado
+        alto
+        muito alto
+        extremo
+        UV
+        Qualidade do ar: %s (índice europeu %s)
+        Qualidade do ar: %s (índice AQI dos EUA %s)
+        boa
+        razoável
+        moderada
+        ruim
+        muito ruim
+        extremamente ruim
+        boa
+        moderada
+        insalubre para grupos sensíveis
+        insalubre
+        muito insalubre
+        perigosa
+        Pólen: %s
+        %s %s
+        amieiro
+        bétula
+        gramíneas
+        artemísia
+        oliveira
+        ambrósia
+        baixo
+        moderado
+        alto
+        muito alto
         """,
         conventions: """
         decimal=,

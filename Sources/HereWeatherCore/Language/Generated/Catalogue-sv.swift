@@ -404,6 +404,39 @@ extension LanguageData {
         Varning för snöoväder
         Risk för snöoväder
         Meddelande om vinterväder
+        UV-index %s (%s)
+        låg
+        måttlig
+        hög
+        mycket hög
+        extrem
+        UV
+        Luftkvalitet: %s (europeiskt index %s)
+        Luftkvalitet: %s (amerikanskt AQI %s)
+        god
+        godtagbar
+        måttlig
+        dålig
+        mycket dålig
+        extremt dålig
+        god
+        måttlig
+        ohälsosam för känsliga grupper
+        ohälsosam
+        mycket ohälsosam
+        farlig
+        Pollen: %s
+        %s %s
+        al
+        björk
+        gräs
+        gråbo
+        oliv
+        ambrosia
+        låga
+        måttliga
+        höga
+        mycket höga
         """,
         conventions: """
         decimal=,

@@ -404,6 +404,39 @@ extension LanguageData {
         Kış fırtınası uyarısı
         Kış fırtınası ön uyarısı
         Kış havası bildirimi
+        UV indeksi %s (%s)
+        düşük
+        orta
+        yüksek
+        çok yüksek
+        aşırı
+        UV
+        Hava kalitesi: %s (Avrupa indeksi %s)
+        Hava kalitesi: %s (ABD AQI indeksi %s)
+        iyi
+        makul
+        orta
+        kötü
+        çok kötü
+        aşırı kötü
+        iyi
+        orta
+        hassas gruplar için sağlıksız
+        sağlıksız
+        çok sağlıksız
+        tehlikeli
+        Polen: %s
+        %s %s
+        kızılağaç
+        huş
+        çimen
+        pelin
+        zeytin
+        ambrosia
+        düşük
+        orta
+        yüksek
+        çok yüksek
         """,
         conventions: """
         decimal=,

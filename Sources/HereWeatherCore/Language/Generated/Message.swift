@@ -400,6 +400,39 @@ enum Message: Int, CaseIterable, Sendable {
     case nwsEventWinterStormWarning
     case nwsEventWinterStormWatch
     case nwsEventWinterWeatherAdvisory
+    case reportUv
+    case uvLow
+    case uvModerate
+    case uvHigh
+    case uvVeryHigh
+    case uvExtreme
+    case columnUv
+    case reportAirEuropean
+    case reportAirUs
+    case aqiEuGood
+    case aqiEuFair
+    case aqiEuModerate
+    case aqiEuPoor
+    case aqiEuVeryPoor
+    case aqiEuExtremelyPoor
+    case aqiUsGood
+    case aqiUsModerate
+    case aqiUsSensitive
+    case aqiUsUnhealthy
+    case aqiUsVeryUnhealthy
+    case aqiUsHazardous
+    case reportPollen
+    case pollenItem
+    case pollenAlder
+    case pollenBirch
+    case pollenGrass
+    case pollenMugwort
+    case pollenOlive
+    case pollenRagweed
+    case pollenLevelLow
+    case pollenLevelModerate
+    case pollenLevelHigh
+    case pollenLevelVeryHigh
 }
 
 extension Message {

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Decodes MET Norway Locationforecast 2.0 `compact` bodies into a `WeatherReport`.
+/// Decodes MET Norway Locationforecast 2.0 bodies (`complete`; `compact` reads the same, without UV) into a `WeatherReport`.
 ///
 /// The body is GeoJSON: `geometry.coordinates` is `[lon, lat, altitude]`, and
 /// `properties.timeseries` a list of UTC times, each with `data.instant.details` (the
@@ -13,8 +13,9 @@ import Foundation
 /// have no `next_1_hours`. Units come in `meta.units` (`celsius`, `m/s`, `mm`) and are
 /// converted to those asked for: the API has no units parameter.
 ///
-/// The compact product has no place name, time zone, sunrise, feels-like temperature or
-/// chance of precipitation. Times are shown at the longitude's nominal offset (15° an hour).
+/// The UV index is the complete product's `ultraviolet_index_clear_sky` (the index under a
+/// clear sky). Neither product has a place name, time zone, sunrise or feels-like
+/// temperature; the chance of precipitation is not read. Times are shown at the longitude's nominal offset (15° an hour).
 enum MetNorwayDecoder {
     static let kind = WeatherProviderKind.metNorway
     static let hourlyCount = 12
@@ -43,7 +44,7 @@ enum MetNorwayDecoder {
         let nextHour = first.hasNextHour ? series.first?["data"]?["next_1_hours"] : nil
         let described = MetNorwaySymbol.describe(first.symbol)
         let details = first.details
-        let current = CurrentConditions(
+        var current = CurrentConditions(
             time: first.time,
             temperature: UnitConversion.temperature(details?["air_temperature"]?.double,
                                                     from: meta?["air_temperature"]?.string ?? "celsius", to: units),
@@ -58,6 +59,7 @@ enum MetNorwayDecoder {
             condition: described.condition,
             description: described.words,
             isDay: described.isDay)
+        current.uvIndex = UVIndex.reading(details?["ultraviolet_index_clear_sky"]?.double)
         let days = DailyAggregation.days(from: entries, current: current, utcOffset: offset)
         return try WeatherReport(
             provider: .metNorway, units: units, utcOffset: offset,
@@ -92,7 +94,7 @@ enum MetNorwayDecoder {
 
     static func hour(_ step: Step, meta: JSONValue?, units: Units) -> HourlyForecast {
         let described = MetNorwaySymbol.describe(step.symbol)
-        return HourlyForecast(
+        var hour = HourlyForecast(
             time: step.time,
             temperature: UnitConversion.temperature(step.details?["air_temperature"]?.double,
                                                     from: meta?["air_temperature"]?.string ?? "celsius", to: units),
@@ -100,6 +102,8 @@ enum MetNorwayDecoder {
             windSpeed: speed(step.details?["wind_speed"]?.double, meta: meta, units: units),
             windDirection: step.details?["wind_from_direction"]?.double,
             condition: described.condition, description: described.words, isDay: described.isDay)
+        hour.uvIndex = UVIndex.reading(step.details?["ultraviolet_index_clear_sky"]?.double)
+        return hour
     }
 
     static func amount(_ summary: JSONValue?, meta: JSONValue?, units: Units) -> Double? {

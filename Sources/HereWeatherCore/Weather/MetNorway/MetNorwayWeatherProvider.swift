@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// MET Norway's Locationforecast 2.0, compact product (`/weatherapi/locationforecast/2.0/compact`):
+/// MET Norway's Locationforecast 2.0, complete product (`/weatherapi/locationforecast/2.0/complete`, for its UV index):
 /// keyless and worldwide, on terms that require every request to identify its sender.
 ///
 /// Each request carries `User-Agent: here-weather/<version> <contact>`; without a contact no
@@ -63,7 +63,7 @@ public struct MetNorwayWeatherProvider: WeatherProvider {
 
     public func requestURL(for coordinate: Coordinate) -> String {
         let point = coordinate.rounded(toDecimals: coordinateDecimals)
-        return URLText.join(baseURL, path: "/weatherapi/locationforecast/2.0/compact", query: [
+        return URLText.join(baseURL, path: "/weatherapi/locationforecast/2.0/complete", query: [
             ("lat", JSONOutput.format(point.latitude)),
             ("lon", JSONOutput.format(point.longitude)),
         ])

@@ -89,7 +89,7 @@ enum OpenMeteoDecoder {
                                           snow: hasRain ? max(0, total - rain) : nil,
                                           periodSeconds: block["interval"]?.int ?? 3600)
         }
-        return CurrentConditions(
+        var current = CurrentConditions(
             time: time,
             temperature: c.temperature("temperature_2m"),
             feelsLike: c.temperature("apparent_temperature"),
@@ -104,6 +104,8 @@ enum OpenMeteoDecoder {
             condition: condition,
             description: words,
             isDay: block["is_day"]?.bool)
+        current.uvIndex = UVIndex.reading(c.number("uv_index"))
+        return current
     }
 
     /// The 12 entries from the hour containing `now`.
@@ -114,7 +116,7 @@ enum OpenMeteoDecoder {
         for (index, value) in times.enumerated() {
             guard let time = value.date(utcOffset: offset), time > hourStart else { continue }
             let (condition, words) = WMOWeatherCode.describe(c.number("weather_code", index).map { Int($0) })
-            result.append(HourlyForecast(
+            var hour = HourlyForecast(
                 time: time,
                 temperature: c.temperature("temperature_2m", index),
                 feelsLike: c.temperature("apparent_temperature", index),
@@ -123,7 +125,9 @@ enum OpenMeteoDecoder {
                 windSpeed: c.speed("wind_speed_10m", index),
                 windDirection: c.number("wind_direction_10m", index),
                 condition: condition, description: words,
-                isDay: c.raw("is_day", index)?.bool))
+                isDay: c.raw("is_day", index)?.bool)
+            hour.uvIndex = UVIndex.reading(c.number("uv_index", index))
+            result.append(hour)
             if result.count == hourlyCount { break }
         }
         return result
@@ -143,7 +147,7 @@ enum OpenMeteoDecoder {
             if let rise = sunrise, let set = sunset, rise == set || set.timeIntervalSince(rise) >= 86_400 {
                 (sunrise, sunset) = (nil, nil)  // polar night (rise == set) or polar day (a whole day)
             }
-            result.append(DailyForecast(
+            var forecast = DailyForecast(
                 date: day,
                 temperatureMin: c.temperature("temperature_2m_min", index),
                 temperatureMax: c.temperature("temperature_2m_max", index),
@@ -151,7 +155,9 @@ enum OpenMeteoDecoder {
                 precipitationProbability: c.number("precipitation_probability_max", index),
                 windSpeedMax: c.speed("wind_speed_10m_max", index),
                 condition: condition, description: words,
-                sunrise: sunrise, sunset: sunset))
+                sunrise: sunrise, sunset: sunset)
+            forecast.uvIndexMax = UVIndex.reading(c.number("uv_index_max", index))
+            result.append(forecast)
         }
         return result
     }

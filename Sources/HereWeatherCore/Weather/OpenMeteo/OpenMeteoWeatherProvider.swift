@@ -19,11 +19,11 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     static let currentVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation",
         "rain", "showers", "snowfall", "weather_code", "cloud_cover", "pressure_msl",
-        "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility",
+        "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility", "uv_index",
     ]
     static let hourlyVariables = [
         "temperature_2m", "apparent_temperature", "precipitation_probability", "precipitation",
-        "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day",
+        "weather_code", "wind_speed_10m", "wind_direction_10m", "is_day", "uv_index",
     ]
     /// The nowcast (`Nowcast`): precipitation in 15-minute steps. Each value is the 15 minutes
     /// before its time, so 9 of them reach two hours past the current quarter-hour.
@@ -31,7 +31,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     static let minutelySteps = 9
     static let dailyVariables = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
-        "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset",
+        "precipitation_probability_max", "wind_speed_10m_max", "sunrise", "sunset", "uv_index_max",
     ]
 
     public init(baseURL: String, http: any HTTPClient, coordinateDecimals: Int = defaultCoordinateDecimals,

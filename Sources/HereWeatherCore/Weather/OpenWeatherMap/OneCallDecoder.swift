@@ -24,7 +24,7 @@ enum OneCallDecoder {
         let sunrise = OpenWeatherMapDecoder.positiveDate(now["sunrise"])
         let sunset = OpenWeatherMapDecoder.positiveDate(now["sunset"])
         let today = body["daily"]?[0]
-        let current = CurrentConditions(
+        var current = CurrentConditions(
             time: time,
             temperature: now["temp"]?.double,
             feelsLike: now["feels_like"]?.double,
@@ -44,6 +44,7 @@ enum OneCallDecoder {
                                                sunrise: sunrise, sunset: sunset),
             sunrise: sunrise,
             sunset: sunset)
+        current.uvIndex = UVIndex.reading(now["uvi"]?.double)
         let hours = (body["hourly"]?.array ?? []).compactMap { hour($0, units: units) }
         let localToday = LocalTime(time, utcOffset: offset).dateString
         let days = (body["daily"]?.array ?? []).compactMap { day($0, units: units, offset: offset) }
@@ -69,7 +70,7 @@ enum OneCallDecoder {
         guard let time = date(entry["dt"]) else { return nil }
         let (condition, words) = OpenWeatherMapDecoder.describe(entry["weather"]?[0])
         let icon = entry["weather"]?[0]?["icon"]?.string
-        return HourlyForecast(
+        var hour = HourlyForecast(
             time: time,
             temperature: entry["temp"]?.double,
             feelsLike: entry["feels_like"]?.double,
@@ -79,6 +80,8 @@ enum OneCallDecoder {
             windDirection: entry["wind_deg"]?.double,
             condition: condition, description: words,
             isDay: icon.map { $0.hasSuffix("d") })
+        hour.uvIndex = UVIndex.reading(entry["uvi"]?.double)
+        return hour
     }
 
     static func day(_ entry: JSONValue, units: Units, offset: Int) -> DailyForecast? {
@@ -87,7 +90,7 @@ enum OneCallDecoder {
         let rain = entry["rain"]?.double
         let snow = entry["snow"]?.double
         let total = rain == nil && snow == nil ? 0 : (rain ?? 0) + (snow ?? 0)
-        return DailyForecast(
+        var day = DailyForecast(
             date: LocalTime(time, utcOffset: offset).dateString,
             temperatureMin: entry["temp"]?["min"]?.double,
             temperatureMax: entry["temp"]?["max"]?.double,
@@ -97,6 +100,8 @@ enum OneCallDecoder {
             condition: condition, description: words,
             sunrise: OpenWeatherMapDecoder.positiveDate(entry["sunrise"]),
             sunset: OpenWeatherMapDecoder.positiveDate(entry["sunset"]))
+        day.uvIndexMax = UVIndex.reading(entry["uvi"]?.double)
+        return day
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {

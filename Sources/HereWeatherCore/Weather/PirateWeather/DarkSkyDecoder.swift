@@ -33,7 +33,7 @@ enum DarkSkyDecoder {
         let (condition, isDay) = DarkSkyIcon.describe(now["icon"]?.string, summary: now["summary"]?.string)
         let intensity = sent.amount(now["precipIntensity"]?.double)
         let kind = now["precipType"]?.string
-        let current = CurrentConditions(
+        var current = CurrentConditions(
             time: time,
             temperature: sent.temperature(now["temperature"]?.double),
             feelsLike: sent.temperature(now["apparentTemperature"]?.double),
@@ -54,6 +54,7 @@ enum DarkSkyDecoder {
             isDay: isDay,
             sunrise: firstDay?["sunriseTime"]?.unixTime,
             sunset: firstDay?["sunsetTime"]?.unixTime)
+        current.uvIndex = UVIndex.reading(now["uvIndex"]?.double)
         let hours = (body["hourly"]?["data"]?.array ?? []).compactMap { hour($0, sent: sent) }
         var report = try WeatherReport(
             provider: .pirateWeather, units: units, utcOffset: offset, current: current,
@@ -68,7 +69,7 @@ enum DarkSkyDecoder {
     static func hour(_ point: JSONValue, sent: UnitsSent) -> HourlyForecast? {
         guard let time = point["time"]?.unixTime else { return nil }
         let (condition, isDay) = DarkSkyIcon.describe(point["icon"]?.string, summary: point["summary"]?.string)
-        return HourlyForecast(
+        var hour = HourlyForecast(
             time: time,
             temperature: sent.temperature(point["temperature"]?.double),
             feelsLike: sent.temperature(point["apparentTemperature"]?.double),
@@ -77,6 +78,8 @@ enum DarkSkyDecoder {
             windSpeed: sent.speed(point["windSpeed"]?.double),
             windDirection: point["windBearing"]?.double,
             condition: condition, description: point["summary"]?.lineText ?? "", isDay: isDay)
+        hour.uvIndex = UVIndex.reading(point["uvIndex"]?.double)
+        return hour
     }
 
     static func day(_ point: JSONValue, sent: UnitsSent, offset: Int) -> DailyForecast? {
@@ -84,7 +87,7 @@ enum DarkSkyDecoder {
         // A day's total: the accumulation (cm or in), else the mean rate over 24 hours.
         let total = sent.accumulation(point["precipAccumulation"]?.double)
             ?? sent.amount(point["precipIntensity"]?.double).map { $0 * 24 }
-        return DailyForecast(
+        var day = DailyForecast(
             date: LocalTime(time, utcOffset: offset).dateString,
             temperatureMin: sent.temperature(point["temperatureMin"]?.double ?? point["temperatureLow"]?.double),
             temperatureMax: sent.temperature(point["temperatureMax"]?.double ?? point["temperatureHigh"]?.double),
@@ -95,6 +98,8 @@ enum DarkSkyDecoder {
             description: point["summary"]?.lineText ?? "",
             sunrise: point["sunriseTime"]?.unixTime,
             sunset: point["sunsetTime"]?.unixTime)
+        day.uvIndexMax = UVIndex.reading(point["uvIndex"]?.double)
+        return day
     }
 
     static func alert(_ value: JSONValue) -> WeatherAlert? {
