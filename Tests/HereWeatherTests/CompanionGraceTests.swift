@@ -36,7 +36,8 @@ import Testing
                 try await Self.endless(cancelled)
             }
         }
-        #expect(await clock.waitForSleepers(1), "the grace starts once the weather has answered")
+        defer { run.cancel() }  // a test that fails early does not wait out the companion
+        try #require(await clock.waitForSleepers(1, within: .seconds(120)), "the grace starts once the weather has answered")
         clock.advance(by: CompanionGrace.length - .milliseconds(1))
         #expect(clock.sleeperCount == 1, "still waiting just before the grace ends")
         clock.advance(by: .milliseconds(1))
@@ -56,7 +57,8 @@ import Testing
                 try await Self.endless(Cancellation())
             }
         }
-        #expect(await clock.waitForSleepers(1))
+        defer { run.cancel() }  // a test that fails early does not wait out the companion
+        try #require(await clock.waitForSleepers(1, within: .seconds(120)))
         clock.advance(by: .milliseconds(400))
         let answer = try await run.value
         #expect(answer.weather == 1 && answer.companion == nil)
@@ -73,7 +75,8 @@ import Testing
                 await stream.first { _ in true }
             }
         }
-        #expect(await clock.waitForSleepers(1), "the weather has answered; the grace runs")
+        defer { run.cancel() }  // a test that fails early does not wait out the companion
+        try #require(await clock.waitForSleepers(1, within: .seconds(120)), "the weather has answered; the grace runs")
         clock.advance(by: .seconds(1))
         continuation.yield("alerts")
         let answer = try await run.value
