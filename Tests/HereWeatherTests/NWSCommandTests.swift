@@ -70,6 +70,28 @@ import HereWeatherCore
         #expect(result.stdout.contains("Showers And Thunderstorms Likely"))
     }
 
+    /// The daily table keeps the sky, the forecast's own words, longest: Chance, Precip and
+    /// Wind go first; columns the NWS leaves empty ("-" in every cell: Feels, Precip) are not
+    /// shown at all (issue 35 D19). At 80 and 70 columns the sky was left out while Precip,
+    /// Chance and Wind stayed.
+    @Test func theDailyTableKeepsTheSkyAndLeavesEmptyColumnsOut() async throws {
+        let server = try Self.server(observedAgo: 1800)
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server))
+        for (columns, shown, left) in [(80, ["Chance", "Wind", "Sky"], ["Precip"]), (70, ["Sky"], ["Precip", "Chance", "Wind"])] {
+            let result = try await run(runner, ["--hourly", "--daily"], environment: ["COLUMNS": "\(columns)"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            let daily = try #require(lines.firstIndex(of: "Next 7 days"), "\(result.stdout)")
+            let header = lines[daily + 1], hourlyHeader = try #require(lines.first { $0.hasPrefix("Time") })
+            for word in shown { #expect(header.contains(word), "\(columns): \(header)") }
+            for word in left { #expect(!header.contains(word), "\(columns): \(header)") }
+            #expect(lines.contains { $0.hasSuffix("  Showers And Thunderstorms Likely") }, "\(columns):\n\(result.stdout)")
+            #expect(!hourlyHeader.contains("Feels") && !hourlyHeader.contains("Precip"), "\(columns): \(hourlyHeader)")
+            #expect(lines.allSatisfy { TextWidth.columns($0) <= columns }, "\(columns):\n\(result.stdout)")
+        }
+    }
+
     /// The NWS gives no sunrise or sunset: here-weather works them out (NOAA's calculator,
     /// `SolarTimesTests`) for the point asked about, so `%S`/`%s`, the text and JSON have them
     /// (issue 35 D27). Tampa on 26 November 2026: 06:59:58 and 17:34:11 EST by PyEphem.

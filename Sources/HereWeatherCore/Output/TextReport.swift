@@ -179,7 +179,7 @@ public struct TextReport: Sendable {
                   dropOrder: 1),
             .init(locale.text(.columnSky), days.map { skyText($0.condition, $0.description, isDay: true) },
                   short: style.glyphs ? days.map { $0.condition.glyph(output.icons, isDay: true) } : nil, dropOrder: 4),
-        ], ellipsis: charset.ellipsis)
+        ], ellipsis: charset.ellipsis, keepsFreeWhole: true)
         return [style.bold(TextWidth.cut(locale.text(.tableNextDays, count: report.daily.count), style.width,
                                          ellipsis: charset.ellipsis))]
             + styledHeader(table.lines(width: style.width))
