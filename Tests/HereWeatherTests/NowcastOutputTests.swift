@@ -100,15 +100,17 @@ import Testing
         #expect(nowcast["horizon_s"] is NSNull && nowcast["peak_intensity"] is NSNull, "\(nowcast)")
     }
 
+    /// The bars' times at both ends; their source is Open-Meteo, the report's own provider,
+    /// which the next line names (the bars named it too until issue 35 D25).
     @Test func theBarsHaveTimesAtBothEndsAndTheSource() async throws {
         let text = try await replay("open-meteo", "open-meteo/tampa-rain-in-30-min.json", [])
-        #expect(text.stdout.contains("14:15 ▁▁▂▄▃▁▁▁ 16:15  Open-Meteo\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("14:15 ▁▁▂▄▃▁▁▁ 16:15\nOpen-Meteo, "), "\(text.stdout)")
         let ascii = try await replay("open-meteo", "open-meteo/tampa-rain-in-30-min.json", ["--format", "%R"],
                                      config: "version = 1\n[output]\nicons = \"ascii\"\n")
         #expect(ascii.stdout == "rain in 30 min\n")
         let asciiText = try await replay("open-meteo", "open-meteo/tampa-rain-in-30-min.json", [],
                                          config: "version = 1\n[output]\nicons = \"ascii\"\nclock = \"12h\"\n")
-        #expect(asciiText.stdout.contains("2:15 PM __,~-___ 4:15 PM  Open-Meteo\n"), "\(asciiText.stdout)")
+        #expect(asciiText.stdout.contains("2:15 PM __,~-___ 4:15 PM\n"), "\(asciiText.stdout)")
         #expect(asciiText.stdout.contains("Rain from 2:45 PM (in 30 min)"))
     }
 
@@ -230,5 +232,16 @@ import Testing
         let narrow = wide.bars(width: 40)
         #expect(TextWidth.columns(narrow) <= 40, "\(narrow)")
         #expect(narrow.contains("█"))
+    }
+
+    /// The report names its provider on a line of its own: the bars name a nowcast from the
+    /// same service not again ("16:00  Open-Meteo" over "Open-Meteo, 14:00 local time"), and
+    /// use the room for bars; another source (MET Norway's radar) is still named (issue 35 D25).
+    @Test func barsDoNotNameTheReportsOwnProviderAgain() throws {
+        let scale = try text([0, 0.1, 0.5, 1, 2, 4, 8, 16])
+        #expect(scale.bars(width: 80, besides: .openMeteo) == "14:00 ▁▂▃▄▅▆▇█ 16:00")
+        #expect(scale.bars(width: 80, besides: .nws) == "14:00 ▁▂▃▄▅▆▇█ 16:00  Open-Meteo")
+        let minutes: [Double?] = (0..<61).map { $0 == 40 ? 20 : 0 }
+        #expect(TextWidth.columns(try text(minutes, step: 60).bars(width: 40, besides: .openMeteo)) <= 40)
     }
 }

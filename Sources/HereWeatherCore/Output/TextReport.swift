@@ -51,10 +51,16 @@ public struct TextReport: Sendable {
     func summary() -> [String] {
         let current = report.current
         let width = style.width
-        // A named fixed location is already the place shown: say only how it was had.
-        let origin = location.source == .fixed && location.name != nil
-            ? charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
-            : Provenance.text(location, now: now, charset: charset, locale: locale)
+        // A named fixed location, or a city found by name, is already the place shown: say only
+        // how it was had ("Melbourne, Victoria, AU (city search)", not the name twice).
+        let origin: String
+        if location.source == .fixed && location.name != nil {
+            origin = charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
+        } else if case .city = location.origin, location.name != nil {
+            origin = charset.fold(locale.text(.sourceCity))
+        } else {
+            origin = Provenance.text(location, now: now, charset: charset, locale: locale)
+        }
         var lines = headline(origin: locale.text(.parentheses, origin))
         if report.freshness.stale {
             lines.append(TextWidth.cut(locale.text(.reportOffline, locale.elapsed(report.freshness.ageSeconds)), width,
@@ -90,7 +96,7 @@ public struct TextReport: Sendable {
         more += TextWidth.columns(together) <= width ? [together] : sun
         lines += TextWidth.flow(more, separator: charset.separator, width: width, ellipsis: charset.ellipsis)
         if let nowcast = ReportFields(location: location, report: report, output: output, now: now).nowcastText {
-            lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
+            lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width, besides: report.provider))]
         }
         let alerts = AlertText.listed(report.alerts)
         let alertLabel = locale.text(.alertLabel)

@@ -56,7 +56,7 @@ public enum WaybarReport {
                          + locale.text(.reportSunset, fields.sunset))
         }
         if let nowcast = fields.nowcastText {
-            lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth)]
+            lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth, besides: fields.report.provider)]
         }
         lines.append(locale.text(.tooltipLocation, fields.provenance))
         let name = fields.report.provider.displayName
