@@ -296,6 +296,9 @@ import HereWeatherHTTP
         #expect(result.status == 0, "\(result.stderr)")
         let headline = try #require(result.stdout.split(separator: "\n").first.map(String.init))
         #expect(headline == "Melbourne, Florida, US (city search)", "\(result.stdout)")
+        let waybar = try await runner(server).run(["--city", "Melbourne, Florida", "--waybar", "--weather-replay", replay])
+        let tooltip = try #require((try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any])?["tooltip"] as? String)
+        #expect(tooltip.hasPrefix("Melbourne, Florida, US\n") && tooltip.contains("\nLocation: city search\n"), "\(tooltip)")
     }
 
     @Test func whereCityTextShowsTheSource() async throws {

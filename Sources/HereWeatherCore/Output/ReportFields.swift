@@ -89,6 +89,16 @@ public struct ReportFields: Sendable {
     /// Where the location came from: `Provenance.text`.
     public var provenance: String { Provenance.text(location, now: now, charset: charset, locale: locale) }
 
+    /// The same beside `place`, which names a named fixed location or a city found by name
+    /// already: only how it was had ("fixed location, ±0 m", "city search"), not the name again.
+    public var provenanceBesidePlace: String {
+        if location.source == .fixed && location.name != nil {
+            return charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
+        }
+        if case .city = location.origin, location.name != nil { return charset.fold(locale.text(.sourceCity)) }
+        return provenance
+    }
+
     /// How old the weather data is: "now", "5 min", "3 h".
     public var age: String { locale.age(report.freshness.ageSeconds) }
 

@@ -53,14 +53,7 @@ public struct TextReport: Sendable {
         let width = style.width
         // A named fixed location, or a city found by name, is already the place shown: say only
         // how it was had ("Melbourne, Victoria, AU (city search)", not the name twice).
-        let origin: String
-        if location.source == .fixed && location.name != nil {
-            origin = charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
-        } else if case .city = location.origin, location.name != nil {
-            origin = charset.fold(locale.text(.sourceCity))
-        } else {
-            origin = Provenance.text(location, now: now, charset: charset, locale: locale)
-        }
+        let origin = ReportFields(location: location, report: report, output: output, now: now).provenanceBesidePlace
         var lines = headline(origin: locale.text(.parentheses, origin))
         if report.freshness.stale {
             lines.append(TextWidth.cut(locale.text(.reportOffline, locale.elapsed(report.freshness.ageSeconds)), width,

@@ -58,7 +58,7 @@ public enum WaybarReport {
         if let nowcast = fields.nowcastText {
             lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth, besides: fields.report.provider)]
         }
-        lines.append(locale.text(.tooltipLocation, fields.provenance))
+        lines.append(locale.text(.tooltipLocation, fields.provenanceBesidePlace))
         let name = fields.report.provider.displayName
         let freshness = fields.report.freshness
         if freshness.replayed {
