@@ -61,7 +61,10 @@ public struct TextReport: Sendable {
         }
 
         var sky = charset.fold(locale.conditionWords(current.condition, current.description))
-        if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
+        if style.glyphs {
+            let glyph = current.condition.glyph(output.icons, isDay: current.isDay)
+            sky = glyph + Self.gap(after: glyph) + sky
+        }
         var temperature = temperatureText(current.temperature) ?? locale.text(.reportTemperatureUnknown)
         temperature = style.temperature(temperature, celsius: celsius(current.temperature))
         lines += TextWidth.flow([sky, temperature, temperatureText(current.feelsLike).map { locale.text(.reportFeelsLike, $0) } ?? ""],
@@ -93,7 +96,8 @@ public struct TextReport: Sendable {
         }
         let alerts = AlertText.listed(report.alerts)
         let alertLabel = locale.text(.alertLabel)
-        let label = style.glyphs ? AlertText.mark(output.icons) + "  " + alertLabel : alertLabel
+        let mark = AlertText.mark(output.icons)
+        let label = style.glyphs ? mark + Self.gap(after: mark) + alertLabel : alertLabel
         for alert in alerts.shown {
             lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
             lines += alertDetail(alert)
@@ -124,10 +128,18 @@ public struct TextReport: Sendable {
             + TextWidth.wrap(origin, width, ellipsis: charset.ellipsis).map(style.dim)
     }
 
-    /// `text` wrapped after `label` (in bold), its later lines indented under the text.
+    /// What follows a glyph before its words: two spaces after an emoji (two columns, drawn
+    /// one column wide by some terminals), one after an ASCII or Nerd Font glyph (one column).
+    static func gap(after glyph: String) -> String {
+        TextWidth.columns(glyph) >= 2 ? "  " : " "
+    }
+
+    /// `text` wrapped after `label` (in bold), its later lines indented under the text, never
+    /// leaving one word alone on its last line when the line before has more (an alert's issuer).
     func hanging(_ label: String, _ text: String) -> [String] {
         let indent = TextWidth.columns(label)
-        let wrapped = TextWidth.wrap(text, max(1, style.width - indent), ellipsis: charset.ellipsis)
+        let room = max(1, style.width - indent)
+        let wrapped = TextWidth.withoutWidow(TextWidth.wrap(text, room, ellipsis: charset.ellipsis), width: room)
         return wrapped.enumerated().map { index, line in
             (index == 0 ? style.bold(label) : String(repeating: " ", count: indent)) + line
         }
