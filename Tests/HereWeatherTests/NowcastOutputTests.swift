@@ -43,6 +43,27 @@ import Testing
         return try #require(object?["weather"] as? [String: Any])
     }
 
+    /// A recording that says rain starts in 30 minutes says so in its tables too: the hours the
+    /// spell falls in and its day have rain (the README's and the gallery's Tampa examples
+    /// showed "0.0 mm", "0%" and "Mainly clear" under "Rain from 14:45"; issue 35 D30).
+    @Test(arguments: rainCases)
+    func theTablesAgreeWithTheNowcast(_ rain: Case) async throws {
+        let weather = try weatherJSON(try await replay(rain.provider, rain.file, ["--json"]).stdout)
+        let hourly = try #require(weather["hourly"] as? [[String: Any]])
+        let dates = ISO8601DateFormatter()
+        let starts = try #require(dates.date(from: rain.starts)), ends = try #require(dates.date(from: rain.ends))
+        let wet = hourly.filter { hour in
+            guard let time = (hour["time"] as? String).flatMap(dates.date(from:)) else { return false }
+            return time > starts.addingTimeInterval(-3600) && time < ends.addingTimeInterval(3600)
+        }
+        #expect(!wet.isEmpty && wet.contains { ($0["precipitation"] as? Double ?? 0) > 0 }, "\(wet)")
+        // MET Norway gives no chance of precipitation: only a chance that is given must agree.
+        #expect(wet.compactMap { $0["precipitation_probability"] as? Double }.max() ?? 100 >= 50, "\(wet)")
+        #expect(wet.contains { $0["condition_group"] as? String == "rain" }, "\(wet)")
+        let today = try #require((weather["daily"] as? [[String: Any]])?.first)
+        #expect(today["precipitation"] as? Double ?? 0 > 0 && today["condition_group"] as? String == "rain", "\(today)")
+    }
+
     @Test(arguments: rainCases)
     func rainInThirtyMinutesInEveryOutput(_ rain: Case) async throws {
         let text = try await replay(rain.provider, rain.file, [])
