@@ -22,6 +22,19 @@ import Testing
                 "\(result.stdout)")
     }
 
+    /// The command-line location has one name in text: the options' own, as the report's
+    /// headline and waybar's tooltip write it (where said "command line"; issue 35 D24).
+    @Test func theCommandLineLocationIsNamedAsTheReportNamesIt() async throws {
+        let runner = try InProcessCommand()
+        let whereText = try await runner.run(["where", "--lat", "27.95", "--lon", "-82.46"])
+        #expect(whereText.stdout.contains("\nSource:    --lat/--lon\n"), "\(whereText.stdout)")
+        let report = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--weather-replay",
+                                           Fixtures.url("weather/open-meteo/tampa-metric.json").path])
+        #expect(report.stdout.hasPrefix("near Tampa, Florida, US (--lat/--lon)\n"), "\(report.stdout)")
+        let german = try await runner.run(["where", "--lang", "de", "--lat", "27.95", "--lon", "-82.46"])
+        #expect(german.stdout.contains("--lat/--lon\n") && !german.stdout.contains("Befehlszeile"), "\(german.stdout)")
+    }
+
     @Test func jsonHasTheMainKeysPlusModeAndSimulated() async throws {
         let result = try await InProcessCommand().run(["where", "--json", "--replay", log("simulated.nmea")])
         #expect(result.status == 0, "\(result.stderr)")

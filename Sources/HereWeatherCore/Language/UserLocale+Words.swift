@@ -158,7 +158,8 @@ extension UserLocale {
         case .source(.ip): return text(.sourceIp)
         case .source(.nmea): return text(.sourceNmea)
         case .source(.fixed): return text(.sourceFixed)
-        case .commandLine: return text(.sourceCommandLine)
+        // The options' own names, as the report's headline and waybar's tooltip say (issue 35 D24).
+        case .commandLine: return "--lat/--lon"
         case .city: return text(.sourceCity)
         }
     }
