@@ -26,14 +26,17 @@ public struct ReportFields: Sendable {
 
     static let missing = "-"
 
-    /// The place: the location's name, the provider's (with its country), the nearest
-    /// populated place ("near Tampa, Florida, US (3 km NE)"), or the coordinates.
+    /// The place: the location's name, the nearest populated place ("near Tampa, Florida, US
+    /// (3 km NE)"), the provider's (with its country: only where no town is within 100 km or
+    /// place names are off), or the coordinates. The offline place comes before the provider's
+    /// so that a point has one name whatever the provider (OpenWeatherMap and the NWS said
+    /// "Tampa, US" where the others said "near Tampa, Florida, US"; issue 35 D24).
     public var place: String {
         if let name = location.name { return charset.fold(name) }
+        if let nearby = location.nearbyPlace { return charset.fold(locale.nearby(nearby)) }
         if let name = report.placeName {
             return charset.fold(report.country.map { "\(name), \($0)" } ?? name)
         }
-        if let nearby = location.nearbyPlace { return charset.fold(locale.nearby(nearby)) }
         return Formatting.coordinate(location.coordinate, charset, locale: locale)
     }
 
