@@ -58,7 +58,7 @@ import HereWeatherCore
         try runner.writeConfig(config(server))
         let result = try await run(runner, ["--hourly", "--daily"], environment: ["COLUMNS": "120"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Partly Cloudy, 25.6 °C, feels like 25.9 °C"), "\(result.stdout)")
+        #expect(result.stdout.contains("Partly cloudy, 25.6 °C, feels like 25.9 °C"), "\(result.stdout)")
         #expect(result.stdout.contains("Wind 4.1 m/s from NE"))
         #expect(result.stdout.contains("Alert: Flood Warning (Severe), until Sat 28 Nov 14:00, from NWS Tampa Bay Ruskin FL"))
         #expect(result.stdout.contains("Minor flooding is occurring and is forecast to continue."), "the detail, under the alert")
@@ -67,7 +67,7 @@ import HereWeatherCore
         #expect(result.stdout.contains("NWS, observed at KTPA "))
         #expect(result.stdout.contains("Next 12 hours"))
         #expect(result.stdout.contains("Next 7 days"))
-        #expect(result.stdout.contains("Showers And Thunderstorms Likely"))
+        #expect(result.stdout.contains("Showers and thunderstorms likely"), "sentence case, as every provider's (issue 35 D24)")
     }
 
     /// The daily table keeps the sky, the forecast's own words, longest: Chance, Precip and
@@ -86,7 +86,7 @@ import HereWeatherCore
             let header = lines[daily + 1], hourlyHeader = try #require(lines.first { $0.hasPrefix("Time") })
             for word in shown { #expect(header.contains(word), "\(columns): \(header)") }
             for word in left { #expect(!header.contains(word), "\(columns): \(header)") }
-            #expect(lines.contains { $0.hasSuffix("  Showers And Thunderstorms Likely") }, "\(columns):\n\(result.stdout)")
+            #expect(lines.contains { $0.hasSuffix("  Showers and thunderstorms likely") }, "\(columns):\n\(result.stdout)")
             #expect(!hourlyHeader.contains("Feels") && !hourlyHeader.contains("Precip"), "\(columns): \(hourlyHeader)")
             #expect(lines.allSatisfy { TextWidth.columns($0) <= columns }, "\(columns):\n\(result.stdout)")
         }
@@ -119,7 +119,7 @@ import HereWeatherCore
         let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["basis"] as? String == "forecast")
         #expect(current["station"] is NSNull)
-        #expect(current["description"] as? String == "Partly Sunny")
+        #expect(current["description"] as? String == "Partly sunny")
         let text = try await run(runner, ["--no-cache"])
         #expect(text.stdout.contains("NWS forecast for 14:00 local time (no recent station observation)"), "\(text.stdout)")
     }
