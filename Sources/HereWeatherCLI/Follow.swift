@@ -9,10 +9,11 @@ import Foundation
 import Glibc
 #endif
 
-/// `--follow`: the I/O around `FollowLoop`. It finds the place once (phase 2 keeps a live
-/// source open), reads the cache and fetches the weather as the loop asks, prints its lines
-/// on stdout, and waits on the run's clock and on the run's `followEvents` (the process's
-/// signals) at once, blocked, with no polling. It ends when the loop says so, or quietly
+/// `--follow`: the I/O around `FollowLoop`. It finds the place once, and again where it came
+/// from the network (Wi-Fi, IP) when the loop says so (a resume, a new network); reads the
+/// cache and fetches the weather as the loop asks, prints its lines on stdout, and waits on
+/// the run's clock and on the run's `followEvents` (the process's signals, the system bus's
+/// sleep, resume and network) at once, blocked, with no polling. It ends when the loop says so, or quietly
 /// when stdout's reader has gone (EPIPE): exit 0 both.
 struct Follow {
     let run: Run
@@ -30,16 +31,16 @@ struct Follow {
     func follow() async throws {
         let clock = run.system.clock
         let (events, wake) = AsyncStream.makeStream(of: FollowLoop.Event.self)
-        let source = run.system.followEvents
+        let (source, log) = (run.system.followEvents, run.system.log)
         let external = Task {
-            for await event in source.start() { wake.yield(event) }
+            for await event in source.start(log) { wake.yield(event) }
         }
         defer { external.cancel() }
         var state = FollowState()
         var loop = FollowLoop(defaultLifetime: .seconds(run.settings.cache.ttl))
         var iterator = events.makeAsyncIterator()
-        var timer: Task<Void, Never>?
-        defer { timer?.cancel() }
+        let timer = FollowWakeTimer(clock: clock) { wake.yield(.woke) }
+        defer { timer.stop() }
         var actions = loop.handle(.started, at: moment())
         while true {
             var next: FollowLoop.Event?
@@ -51,14 +52,10 @@ struct Follow {
                     next = .cacheRead(asksService ? nil : await readCache(&state))
                 case .fetch(let past):
                     next = .fetched(await fetch(&state, asksService: past || asksService))
+                case .relocate:
+                    relocate(&state)
                 case .wait(let until):
-                    timer?.cancel()
-                    timer = until.map { until in
-                        Task {
-                            try? await clock.sleep(until: until, tolerance: nil)
-                            if !Task.isCancelled { wake.yield(.woke) }
-                        }
-                    }
+                    timer.arm(until: until)
                     next = await iterator.next()
                 case .exit:
                     return
@@ -73,6 +70,8 @@ struct Follow {
     /// the last failure said on stderr (the same failure is said once, however often retried).
     struct FollowState {
         var location: Location?
+        /// The next `locate` asks the sources past a remembered fix (after `.relocate`).
+        var asksSourcesAgain = false
         var lastReport: WeatherReport?
         var lastFailure: String?
     }
@@ -99,11 +98,27 @@ struct Follow {
                      deadline: run.system.clock.deadline(after: .milliseconds(Int64(run.settings.weather.timeout * 1000))))
     }
 
-    /// The place, found once.
+    /// The sources whose answer depends on the network the machine is on.
+    static let networkSources: Set<LocationSource> = [.wifi, .ip]
+
+    /// Forgets a place that came from the network (Wi-Fi, IP), or none found yet: the next
+    /// `locate` asks the sources again, past the remembered fix. A place from elsewhere (a GPS,
+    /// GeoClue, the command line, a fixed place) stays.
+    private func relocate(_ state: inout FollowState) {
+        if let location = state.location {
+            guard let source = location.source, Self.networkSources.contains(source) else { return }
+        }
+        state.location = nil
+        state.asksSourcesAgain = true
+    }
+
+    /// The place, found once (and again after `relocate`).
     private func locate(_ state: inout FollowState) async throws -> Location {
         if let location = state.location { return location }
-        let (provider, request) = try run.location(options, geocodingProvider: kind)
+        var (provider, request) = try run.location(options, geocodingProvider: kind)
+        request.asksSourcesAgain = state.asksSourcesAgain
         let location = try await provider.requestLocation(request)
+        state.asksSourcesAgain = false
         if run.verbose { run.context.verboseLocationTime(location, now: run.system.clock.date) }
         state.location = location
         return location

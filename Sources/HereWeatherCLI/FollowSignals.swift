@@ -17,7 +17,7 @@ extension FollowEventSource {
     ///   is left locked or half-written;
     /// - SIGPIPE is ignored, so that a stdout whose reader has gone fails its write with
     ///   EPIPE, and the loop ends quietly.
-    static let processSignals = FollowEventSource {
+    static let processSignals = FollowEventSource { _ in
         AsyncStream { continuation in
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else {

@@ -18,7 +18,8 @@ public struct SystemAssembly: Sendable {
 
     /// The machine's: libcurl trusting the CAs the environment names (`CURL_CA_BUNDLE`,
     /// `SSL_CERT_DIR`, `SSL_CERT_FILE`: `CertificateTrust`), gpsd through libgps, GeoClue and
-    /// NetworkManager on the system bus, the process's signals for `--follow`,
+    /// NetworkManager on the system bus, the process's signals and the system bus's sleep,
+    /// resume and network for `--follow`,
     /// `ContinuousClock`: the one place the live clock is
     /// chosen, and every part that keeps time is handed it.
     public static let live = SystemAssembly { environment, console in
@@ -28,7 +29,7 @@ public struct SystemAssembly: Sendable {
                                geoClue: { GeoClueLocationProvider(clock: clock) },
                                wifiScanner: NetworkManagerScanner(clock: clock),
                                clock: clock, console: console)
-        system.followEvents = .processSignals
+        system.followEvents = .merging([.processSignals, .systemBus])
         return system
     }
 }

@@ -35,6 +35,9 @@ struct ReportCommand: ContextCommand {
         when it changes: at once from the cache, again when the report's lifetime ends, \
         when relative texts ("in 25 min") change, and at once on SIGUSR1. A failing service \
         keeps the last report marked stale, retried after 30 s, 1, 2, 5, then every 10 min. \
+        Nothing is asked while asleep or offline (logind and NetworkManager on the system \
+        bus); a resume or a new network finds a Wi-Fi or IP place again and refreshes once \
+        the network is up; --verbose says what it could not subscribe to. \
         SIGTERM and SIGINT end it (exit 0). Status bars: waybar (no "interval" or "signal"), \
         polybar (tail = true), i3blocks (interval=persist); see docs/output.md.
 

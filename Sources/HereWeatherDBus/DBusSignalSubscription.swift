@@ -44,6 +44,15 @@ public final class DBusSignalSubscription: @unchecked Sendable {
         }
     }
 
+    /// The signals that arrived and were not taken yet, oldest first, without waiting (for
+    /// `DBusConnection.listen`).
+    public func drain() -> [[DBusValue]] {
+        connection.withBus { _ in
+            defer { queue = [] }
+            return queue
+        }
+    }
+
     /// Called by sd-bus, with the connection's lock held, for each matching signal.
     func receive(_ message: OpaquePointer) {
         guard !cancelled, let arguments = try? DBusMessage.readAll(message) else { return }

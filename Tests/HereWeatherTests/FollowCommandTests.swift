@@ -28,7 +28,7 @@ import Testing
 
         var source: FollowEventSource {
             let stream = stream
-            return FollowEventSource { stream }
+            return FollowEventSource { _ in stream }
         }
     }
 
@@ -148,6 +148,38 @@ import Testing
         #expect(await clock.waitForSleepers(2, within: Self.bound))
         #expect(server.requests.count == 2, "one fetch per lifetime between them")
         for follower in followers { #expect(try await follower.stop()?.status == 0) }
+    }
+
+    /// A sleep on the live clock that is cut short stays allocated until its instant (Swift's
+    /// `Task.sleep`): refreshes that each moved the next fetch later must not start a sleep
+    /// each (~830 B a refresh, for an hour), but sleep on from the one under way.
+    @Test func refreshesDoNotStartASleepEach() async throws {
+        let answers = try (0...22).map { try FollowProcessTests.forecast(Double($0)) }
+        let server = try FollowProcessTests.server { answers[min($0, 22)] }
+        let runner = try InProcessCommand(queued: false)
+        let clock = TestClock()
+        try runner.writeConfig(Self.config(server.baseURL))
+        var following = Following(clock: clock)
+        following.start(runner, ["--format", "%t"])
+        #expect(try await waitUntil { following.lines == ["0.0°C"] }, "\(following.stderr.text)")
+        #expect(await clock.waitForSleepers(within: Self.bound))
+        let started = clock.sleepsStarted
+        for refresh in 1...20 {
+            clock.advance(1)
+            following.events.continuation.yield(.refreshRequested)
+            // Each answer is a new line: once it is printed, the fetch is over (a fetch still
+            // under way when the clock leaps 600 s would pass its deadline).
+            #expect(try await waitUntil { following.lines.count == 1 + refresh })
+            #expect(await clock.waitForSleepers(within: Self.bound))
+        }
+        #expect(clock.sleepsStarted - started <= 1, "\(clock.sleepsStarted - started) sleeps for 20 refreshes")
+        clock.advance(600)  // The sleep under way ends, and sleeps on to the last refresh's lifetime end.
+        #expect(await clock.waitForSleepers(within: Self.bound))
+        #expect(server.requests.count == 21, "not yet: the last refresh's lifetime has a second to go")
+        clock.advance(1)
+        #expect(try await waitUntil { server.requests.count == 22 })
+        #expect(try await waitUntil { following.lines.count == 22 })
+        #expect(try await following.stop()?.status == 0)
     }
 
     @Test(arguments: [["--follow"], ["--follow", "--hourly"], ["--follow", "--weather-replay", "/dev/null", "--json"]])

@@ -76,11 +76,16 @@ final class Follower: @unchecked Sendable {
     private let closing = Mutex(false)
     private let closed = Mutex(false)
 
-    init(_ runner: CommandRunner, _ arguments: [String]) throws {
+    /// The machine's own system bus is never reached: `bus` is the address of a test's
+    /// private one, or a socket that does not exist.
+    static let noBus = "unix:path=/nonexistent/here-weather-test-bus"
+
+    init(_ runner: CommandRunner, _ arguments: [String], bus: String = Follower.noBus) throws {
         out = try ChildPipe()
         let errors = try ChildPipe()
         process = try ChildProcess([CommandRunner.executable.path, "--follow"] + arguments,
-                                   environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+                                   environment: ["HOME": runner.home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                                                 "DBUS_SYSTEM_BUS_ADDRESS": bus],
                                    stdout: .use(out.childEnd), stderr: .use(errors.childEnd))
         out.closeChildEnd()
         errors.closeChildEnd()

@@ -18,9 +18,12 @@ import Foundation
 ///    more often, and not at all for a line that stays the same until the next fetch.
 /// 5. A line identical to the one shown prints nothing.
 /// 6. A refresh request (SIGUSR1) fetches at once, asking the service past the cache.
-///
-/// Phase 2 events (logind's resume, NetworkManager's state, a live location source's move)
-/// are to join `Event` as cases of their own, each with its rule here.
+/// 7. Sleep, resume and the network (`FollowLoop+Network.swift`): nothing is fetched while
+///    asleep or while NetworkManager says there is no connectivity; a fetch that comes due
+///    then is held until the machine is awake and online. A resume, the network coming up and
+///    a new primary connection find the place again where it came from the network (`.relocate`)
+///    and fetch; their first failures are retried sooner (`quickRetries`), as the network is
+///    often a few seconds behind.
 public struct FollowLoop: Sendable {
     /// A point in time, as the run's clock gives it: its instant (for waits) and date (for texts).
     public struct Moment: Sendable {
@@ -53,6 +56,16 @@ public struct FollowLoop: Sendable {
         case refreshRequested
         /// End (a stop asked of the loop; the process's SIGTERM and SIGINT end it at once).
         case stopRequested
+        /// The machine is about to sleep (logind's `PrepareForSleep(true)`).
+        case sleeping
+        /// The machine has woken (logind's `PrepareForSleep(false)`).
+        case resumed
+        /// NetworkManager's word on the network: `online` when its State is 70 (connected
+        /// globally) or its Connectivity is 4 (full); sent when following starts and at each
+        /// change. Without NetworkManager, none comes, and the network is taken as up.
+        case network(online: Bool)
+        /// NetworkManager's primary connection changed (a new network).
+        case connectionChanged
     }
 
     /// What to do next. A list of actions ends with `.readCache`, `.fetch`, `.wait` or `.exit`,
@@ -66,6 +79,9 @@ public struct FollowLoop: Sendable {
         case fetch(asksService: Bool)
         /// Wait until this instant (none: until an event); then `.woke`.
         case wait(until: ContinuousClock.Instant?)
+        /// Forget the place if it came from the network (Wi-Fi, IP: asked again, past the
+        /// remembered fix), so that the next fetch finds it anew. Followed by `.fetch`.
+        case relocate
         /// End the process, exit 0.
         case exit
     }
@@ -86,13 +102,22 @@ public struct FollowLoop: Sendable {
     /// The last line printed.
     public private(set) var shown: String?
     /// When to fetch next.
-    public private(set) var refreshAt: ContinuousClock.Instant?
+    public internal(set) var refreshAt: ContinuousClock.Instant?
     /// When the shown line next changes on its own.
     public private(set) var redrawAt: ContinuousClock.Instant?
     /// Failed fetches in a row.
     public private(set) var failures = 0
     /// The last report's lifetime: the cap of the backoff.
     public private(set) var lifetime: Duration
+    /// Between `.sleeping` and `.resumed`.
+    public internal(set) var asleep = false
+    /// NetworkManager's last word (`nil`: none, taken as up).
+    public internal(set) var online: Bool?
+    /// A fetch that came due while asleep or offline (`asksService`: a refresh request's).
+    public internal(set) var held: (asksService: Bool, relocates: Bool)?
+    /// Whether failures are retried on `quickRetries` first (after a resume or the network
+    /// coming up), until an answer is fresh.
+    public internal(set) var retriesQuickly = false
 
     public init(defaultLifetime: Duration) {
         self.defaultLifetime = defaultLifetime
@@ -105,7 +130,7 @@ public struct FollowLoop: Sendable {
         case .started:
             return [.readCache]
         case .cacheRead(nil):
-            return [.fetch(asksService: false)]
+            return fetch(asksService: false, at: now)
         case .cacheRead(let answer?):
             // No place to read the cache for (the location failed): retried as a failed fetch is.
             if case .failed = answer.kind { return handle(.fetched(answer), at: now) }
@@ -114,7 +139,7 @@ public struct FollowLoop: Sendable {
                 schedule(refresh: until)
                 actions.append(wait(now))
             } else {
-                actions.append(.fetch(asksService: false))
+                actions += fetch(asksService: false, at: now)
             }
             return actions
         case .fetched(let answer):
@@ -122,16 +147,18 @@ public struct FollowLoop: Sendable {
             switch answer.kind {
             case .fresh(let until, _):
                 failures = 0
+                retriesQuickly = false
                 schedule(refresh: max(until, now.instant))
             case .stale, .failed:
                 failures += 1
-                let step = Self.backoff[min(failures, Self.backoff.count) - 1]
+                let steps = retriesQuickly ? Self.quickRetries + Self.backoff : Self.backoff
+                let step = steps[min(failures, steps.count) - 1]
                 refreshAt = now.instant.advanced(by: min(step, lifetime))
             }
             actions.append(wait(now))
             return actions
         case .woke:
-            if let refreshAt, refreshAt <= now.instant { return [.fetch(asksService: false)] }
+            if let refreshAt, refreshAt <= now.instant { return fetch(asksService: false, at: now) }
             var actions: [Action] = []
             if let redrawAt, redrawAt <= now.instant, let picture {
                 actions += draw(picture.line(at: now.date))
@@ -139,9 +166,11 @@ public struct FollowLoop: Sendable {
             actions.append(wait(now))
             return actions
         case .refreshRequested:
-            return [.fetch(asksService: true)]
+            return fetch(asksService: true, at: now)
         case .stopRequested:
             return [.exit]
+        case .sleeping, .resumed, .network, .connectionChanged:
+            return handleSystem(event, at: now)
         }
     }
 
@@ -152,7 +181,7 @@ public struct FollowLoop: Sendable {
         return draw(answer.picture.line(at: now.date))
     }
 
-    private mutating func draw(_ line: String) -> [Action] {
+    mutating func draw(_ line: String) -> [Action] {
         guard line != shown else { return [] }
         shown = line
         return [.print(line)]
@@ -163,7 +192,7 @@ public struct FollowLoop: Sendable {
     }
 
     /// Waits until the next fetch or the next change of the line, whichever comes first.
-    private mutating func wait(_ now: Moment) -> Action {
+    mutating func wait(_ now: Moment) -> Action {
         redrawAt = nil
         if let picture, let shown {
             let horizon = refreshAt.map { now.date.addingTimeInterval((now.instant.duration(to: $0)).seconds) }

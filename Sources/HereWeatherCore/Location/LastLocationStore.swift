@@ -108,7 +108,7 @@ public struct RememberingLocationProvider: LocationProvider {
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        if let last = await usableMemory(request, accurateEnough: true) {
+        if !request.asksSourcesAgain, let last = await usableMemory(request, accurateEnough: true) {
             var answer = last
             answer.meetsDesiredAccuracy = true
             answer.memory = .recent

@@ -77,6 +77,10 @@ public struct LocationRequest: Sendable {
     public var deadline: ContinuousClock.Instant
     /// Older fixes are ignored; `nil` accepts any age.
     public var maxAge: Duration?
+    /// Ask the sources even when a remembered fix is recent enough (`--follow` after a new
+    /// network or a resume: the Wi-Fi and IP answers may have changed). The remembered fix
+    /// still stands in when every source fails.
+    public var asksSourcesAgain = false
 
     /// A request whose deadline is `timeout` after `start` (the run's clock's now).
     public init(desiredAccuracy: DesiredAccuracy = .threeKilometres, timeout: Duration = .seconds(10),

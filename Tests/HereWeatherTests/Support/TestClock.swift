@@ -39,6 +39,8 @@ final class TestClock: RunClock {
 
     /// How many tasks sleep on this clock now (a test advances once they all wait).
     var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    /// How many sleeps were started on this clock so far.
+    var sleepsStarted: Int { state.withLock { $0.nextSleeper } }
 
     /// Moves the instants and the date on by `duration` (the date only, back, for a negative
     /// one: a wall clock set back), and wakes every sleeper whose deadline has come.
