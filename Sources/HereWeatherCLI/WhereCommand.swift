@@ -48,7 +48,8 @@ struct WhereCommand: ContextCommand {
             if run.verbose { context.verboseLocationTime(fix, now: run.system.clock.date) }
             let locale = run.output.locale
             try context.output(json ? LocationReport.json(fix, locale: locale)
-                                    : LocationReport.text(fix, now: run.system.clock.date, charset: run.output.charset, locale: locale))
+                                    : LocationReport.text(fix, now: run.system.clock.date, charset: run.output.charset, locale: locale,
+                                                          width: context.reportWidth))
         } catch let error as any UserFacingError {
             throw context.fail(error, as: json ? .json : .line)
         }

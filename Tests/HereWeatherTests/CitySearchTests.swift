@@ -287,6 +287,20 @@ import HereWeatherHTTP
         #expect(result.json?["weather"] != nil)
     }
 
+    /// The place found is the report's headline: its origin says how it was had, not the name
+    /// again ("Melbourne, Florida, US (city search: Melbourne, Florida, US)"; issue 35 D25).
+    @Test func reportWithCityNamesThePlaceOnce() async throws {
+        let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
+        let replay = Fixtures.url("weather/open-meteo/tampa-metric.json").path
+        let result = try await runner(server).run(["--city", "Melbourne, Florida", "--weather-replay", replay])
+        #expect(result.status == 0, "\(result.stderr)")
+        let headline = try #require(result.stdout.split(separator: "\n").first.map(String.init))
+        #expect(headline == "Melbourne, Florida, US (city search)", "\(result.stdout)")
+        let waybar = try await runner(server).run(["--city", "Melbourne, Florida", "--waybar", "--weather-replay", replay])
+        let tooltip = try #require((try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any])?["tooltip"] as? String)
+        #expect(tooltip.hasPrefix("Melbourne, Florida, US\n") && tooltip.contains("\nLocation: city search\n"), "\(tooltip)")
+    }
+
     @Test func whereCityTextShowsTheSource() async throws {
         let server = try FixtureServer(routes: [Self.openMeteoPath: .fixture("geocoding/open-meteo/melbourne.json")])
         let result = try await runner(server).run(["where", "--city", "Melbourne, US"])

@@ -123,7 +123,7 @@ import Testing
         let replay = Fixtures.url("weather/openweathermap/weather-tampa-metric.json").path
         let result = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--provider", "openweathermap", "--weather-replay", replay])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("Tampa, US (--lat/--lon)"))
+        #expect(result.stdout.hasPrefix("near Tampa, Florida, US (--lat/--lon)"), "the nearest town's form, as with every provider")
     }
 
     // MARK: Errors and exit codes

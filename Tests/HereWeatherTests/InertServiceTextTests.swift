@@ -27,10 +27,12 @@ import Testing
         #expect(ServiceText.printable("Zürich °C ·") == "Zürich °C ·")
     }
 
-    /// OpenWeatherMap's `name` carrying the controls, through every output.
+    /// OpenWeatherMap's `name` carrying the controls, through every output (with place names
+    /// off, so that the service's name is the one shown: the nearest town comes first).
     @Test(arguments: [["--format", "%l %t"], [], ["--waybar"], ["--json"]])
     func aHostilePlaceNameReachesNoOutput(output: [String]) async throws {
         let runner = try InProcessCommand()
+        try runner.writeConfig("version = 1\n[privacy]\nplace_names = false\n")
         let body = String(decoding: Fixtures.data("weather/openweathermap/weather-tampa-metric.json"), as: UTF8.self)
         let hostileBody = body.replacing(#""name":"Tampa""#, with: #""name":"Tam\u202Epa\u2028\u2066Bay\u200B\u2069\u202A""#)
         #expect(hostileBody != body, "the fixture was changed")

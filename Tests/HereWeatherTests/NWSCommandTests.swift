@@ -58,7 +58,7 @@ import HereWeatherCore
         try runner.writeConfig(config(server))
         let result = try await run(runner, ["--hourly", "--daily"], environment: ["COLUMNS": "120"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Partly Cloudy, 25.6 °C, feels like 25.9 °C"), "\(result.stdout)")
+        #expect(result.stdout.contains("Partly cloudy, 25.6 °C, feels like 25.9 °C"), "\(result.stdout)")
         #expect(result.stdout.contains("Wind 4.1 m/s from NE"))
         #expect(result.stdout.contains("Alert: Flood Warning (Severe), until Sat 28 Nov 14:00, from NWS Tampa Bay Ruskin FL"))
         #expect(result.stdout.contains("Minor flooding is occurring and is forecast to continue."), "the detail, under the alert")
@@ -67,7 +67,29 @@ import HereWeatherCore
         #expect(result.stdout.contains("NWS, observed at KTPA "))
         #expect(result.stdout.contains("Next 12 hours"))
         #expect(result.stdout.contains("Next 7 days"))
-        #expect(result.stdout.contains("Showers And Thunderstorms Likely"))
+        #expect(result.stdout.contains("Showers and thunderstorms likely"), "sentence case, as every provider's (issue 35 D24)")
+    }
+
+    /// The daily table keeps the sky, the forecast's own words, longest: Chance, Precip and
+    /// Wind go first; columns the NWS leaves empty ("-" in every cell: Feels, Precip) are not
+    /// shown at all (issue 35 D19). At 80 and 70 columns the sky was left out while Precip,
+    /// Chance and Wind stayed.
+    @Test func theDailyTableKeepsTheSkyAndLeavesEmptyColumnsOut() async throws {
+        let server = try Self.server(observedAgo: 1800)
+        let runner = try InProcessCommand()
+        try runner.writeConfig(config(server))
+        for (columns, shown, left) in [(80, ["Chance", "Wind", "Sky"], ["Precip"]), (70, ["Sky"], ["Precip", "Chance", "Wind"])] {
+            let result = try await run(runner, ["--hourly", "--daily"], environment: ["COLUMNS": "\(columns)"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            let daily = try #require(lines.firstIndex(of: "Next 7 days"), "\(result.stdout)")
+            let header = lines[daily + 1], hourlyHeader = try #require(lines.first { $0.hasPrefix("Time") })
+            for word in shown { #expect(header.contains(word), "\(columns): \(header)") }
+            for word in left { #expect(!header.contains(word), "\(columns): \(header)") }
+            #expect(lines.contains { $0.hasSuffix("  Showers and thunderstorms likely") }, "\(columns):\n\(result.stdout)")
+            #expect(!hourlyHeader.contains("Feels") && !hourlyHeader.contains("Precip"), "\(columns): \(hourlyHeader)")
+            #expect(lines.allSatisfy { TextWidth.columns($0) <= columns }, "\(columns):\n\(result.stdout)")
+        }
     }
 
     /// The NWS gives no sunrise or sunset: here-weather works them out (NOAA's calculator,
@@ -97,7 +119,7 @@ import HereWeatherCore
         let current = try #require((result.json?["weather"] as? [String: Any])?["current"] as? [String: Any])
         #expect(current["basis"] as? String == "forecast")
         #expect(current["station"] is NSNull)
-        #expect(current["description"] as? String == "Partly Sunny")
+        #expect(current["description"] as? String == "Partly sunny")
         let text = try await run(runner, ["--no-cache"])
         #expect(text.stdout.contains("NWS forecast for 14:00 local time (no recent station observation)"), "\(text.stdout)")
     }

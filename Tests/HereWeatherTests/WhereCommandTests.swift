@@ -17,7 +17,22 @@ import Testing
         #expect(lines.contains("Source:    NMEA replay, 3D fix"))
         // A replay runs on the log's clock: when in the log, and the age on that clock.
         #expect(lines.contains { $0.hasPrefix("Time:      2026-11-22T18:40:00Z (log time, ") && $0.hasSuffix(" into the log)") }, "\(lines)")
-        #expect(lines.contains("Age:       0 s before the log's latest sentence (the replay runs on the log's clock)"))
+        // Piped, 80 columns: the longer value wraps under itself (issue 35 D26).
+        #expect(result.stdout.contains("Age:       0 s before the log's latest sentence (the replay runs on the\n           log's clock)"),
+                "\(result.stdout)")
+    }
+
+    /// The command-line location has one name in text: the options' own, as the report's
+    /// headline and waybar's tooltip write it (where said "command line"; issue 35 D24).
+    @Test func theCommandLineLocationIsNamedAsTheReportNamesIt() async throws {
+        let runner = try InProcessCommand()
+        let whereText = try await runner.run(["where", "--lat", "27.95", "--lon", "-82.46"])
+        #expect(whereText.stdout.contains("\nSource:    --lat/--lon\n"), "\(whereText.stdout)")
+        let report = try await runner.run(["--lat", "27.95", "--lon", "-82.46", "--weather-replay",
+                                           Fixtures.url("weather/open-meteo/tampa-metric.json").path])
+        #expect(report.stdout.hasPrefix("near Tampa, Florida, US (--lat/--lon)\n"), "\(report.stdout)")
+        let german = try await runner.run(["where", "--lang", "de", "--lat", "27.95", "--lon", "-82.46"])
+        #expect(german.stdout.contains("--lat/--lon\n") && !german.stdout.contains("Befehlszeile"), "\(german.stdout)")
     }
 
     @Test func jsonHasTheMainKeysPlusModeAndSimulated() async throws {

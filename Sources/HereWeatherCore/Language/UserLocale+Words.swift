@@ -117,8 +117,22 @@ extension UserLocale {
     /// Pirate Weather's summary, the NWS's forecast, Open-Meteo's and MET's documented words),
     /// as it wrote them; in other languages the catalogue's words for the code.
     func conditionWords(_ condition: Condition, _ description: String) -> String {
-        if isEnglish && !description.isEmpty { return description }
+        if isEnglish && !description.isEmpty { return Self.sentenceCase(description) }
         return text(condition.message)
+    }
+
+    /// A service's words in sentence case, as the catalogue's and Open-Meteo's are: the NWS and
+    /// Pirate Weather write Title Case ("Showers And Thunderstorms Likely" becomes "Showers and
+    /// thunderstorms likely"; issue 35 D24). A word after the first, or after a full stop, that
+    /// is a capital and then small letters is lowered; a word in capitals ("NWS") stays.
+    static func sentenceCase(_ text: String) -> String {
+        var startsSentence = true
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            defer { startsSentence = word.last.map { ".!?".contains($0) } ?? startsSentence }
+            guard !startsSentence, let first = word.first, first.isUppercase, word.count > 1,
+                  word.dropFirst().allSatisfy({ !$0.isUppercase }) else { return String(word) }
+            return word.lowercased()
+        }.joined(separator: " ")
     }
 
     /// An alert's title: one of the NWS's known events in this language ("Flood Warning"), any
@@ -158,7 +172,8 @@ extension UserLocale {
         case .source(.ip): return text(.sourceIp)
         case .source(.nmea): return text(.sourceNmea)
         case .source(.fixed): return text(.sourceFixed)
-        case .commandLine: return text(.sourceCommandLine)
+        // The options' own names, as the report's headline and waybar's tooltip say (issue 35 D24).
+        case .commandLine: return "--lat/--lon"
         case .city: return text(.sourceCity)
         }
     }

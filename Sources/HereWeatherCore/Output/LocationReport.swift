@@ -15,9 +15,10 @@ public enum LocationReport {
         }
     }
 
-    /// Aligned "Label: value" lines, every character in `charset`, in `locale`'s language.
+    /// Aligned "Label: value" lines, every character in `charset`, in `locale`'s language; with
+    /// a `width`, a longer value wraps at spaces, its later lines indented under it.
     public static func text(_ location: Location, now: Date, charset: TextCharset = .utf8,
-                            locale: UserLocale = .english) -> String {
+                            locale: UserLocale = .english, width: Int? = nil) -> String {
         let degree = charset.degree
         var rows: [(String, String)] = [
             (locale.text(.whereLatitude), locale.number(location.coordinate.latitude, 6) + degree),
@@ -36,11 +37,25 @@ public enum LocationReport {
         rows.append((locale.text(.whereSource), source))
         if let name = location.name ?? location.nearbyPlace.map(locale.nearby) { rows.append((locale.text(.wherePlace), name)) }
         rows += timeRows(location, now: now, locale: locale)
-        let width = rows.map { TextWidth.columns($0.0) }.max() ?? 0
-        var lines = rows.map { TextWidth.pad($0.0 + ":", width + 1) + " " + $0.1 }
-        if let note = ReceiverClock.note(for: location, locale: locale) { lines.append(locale.text(.whereNote) + ": " + note) }
+        let labelWidth = (rows.map { TextWidth.columns($0.0) }.max() ?? 0) + 2
+        var lines = rows.flatMap { label, value in
+            hanging(TextWidth.pad(label + ":", labelWidth - 1) + " ", value, width: width, charset: charset)
+        }
+        if let note = ReceiverClock.note(for: location, locale: locale) {
+            lines += hanging(locale.text(.whereNote) + ": ", note, width: width, charset: charset)
+        }
         // The labels are padded by their width, so folding the values (a place name) keeps them aligned.
         return charset.fold(lines.joined(separator: "\n"))
+    }
+
+    /// `label` then `value`, wrapped to `width` with its later lines under the value's start
+    /// (no last line of one word: `TextWidth.withoutWidow`).
+    static func hanging(_ label: String, _ value: String, width: Int?, charset: TextCharset) -> [String] {
+        let indent = TextWidth.columns(label)
+        guard let width, indent + TextWidth.columns(charset.fold(value)) > width else { return [label + value] }
+        let room = max(12, width - indent)
+        let wrapped = TextWidth.withoutWidow(TextWidth.wrap(charset.fold(value), room, ellipsis: charset.ellipsis), width: room)
+        return wrapped.enumerated().map { ($0.offset == 0 ? label : String(repeating: " ", count: indent)) + $0.element }
     }
 
     /// `--verbose` lines on the location's time: "location: Time: ...; Age: ...; Receiver time: ...",

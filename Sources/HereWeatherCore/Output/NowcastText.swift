@@ -10,8 +10,9 @@ import Foundation
 ///   in 40 min (14:55)", "No rain or snow in the next 2 hours". Only what the data says: the
 ///   length when the spell ends within the horizon, the peak when intensities are given, and
 ///   the horizon the data covers (not always two hours).
-/// - `bars`: "14:15 ▁▁▂▅▇▆▃▁ 16:15  Open-Meteo": one bar per step on a fixed scale (see
-///   `levels`), the times at both ends, the source after when it fits.
+/// - `bars`: "14:15 ▁▁▂▅▇▆▃▁ 16:15  MET Norway radar": one bar per step on a fixed scale (see
+///   `levels`), the times at both ends, the source after when it fits and is not the report's
+///   own provider.
 /// - `short` (`%R`): "🌧️ in 30 min", "rain stops in 40 min"; empty when nothing changes.
 public struct NowcastText: Sendable {
     public var outlook: NowcastOutlook
@@ -100,15 +101,25 @@ public struct NowcastText: Sendable {
     }
 
     /// The bar line in at most `width` columns: steps are merged (the wettest counts) when
-    /// there are more than fit, and the source is left out when it does not fit.
-    public func bars(width: Int) -> String {
+    /// there are more than fit, and the source is left out when it does not fit, or when it is
+    /// `provider` itself, which the report names on its own line ("MET Norway radar" is kept
+    /// beside MET Norway's forecast).
+    public func bars(width: Int, besides provider: WeatherProviderKind? = nil) -> String {
         let left = clock(outlook.now) + " "
         let right = " " + clock(outlook.horizonEnd)
+        if let provider, sourceName == provider.displayName {
+            return bars(left, right, room: width - TextWidth.columns(left) - TextWidth.columns(right))
+        }
         let source = "  " + sourceName
         let frame = TextWidth.columns(left) + TextWidth.columns(right)
-        let count = outlook.steps.count
         let withSource = width - frame - TextWidth.columns(source)
-        let room = withSource >= min(count, 8) ? withSource : width - frame
+        return withSource >= min(outlook.steps.count, 8) ? bars(left, right, room: withSource) + source
+            : bars(left, right, room: width - frame)
+    }
+
+    /// The bars between `left` and `right`, at most `room` of them.
+    func bars(_ left: String, _ right: String, room: Int) -> String {
+        let count = outlook.steps.count
         let perBar = max(1, (count + max(1, room) - 1) / max(1, room))
         let intensities = outlook.steps.map { $0.intensity ?? 0 }
         let symbols = output.icons == .ascii ? Self.asciiBlocks : Self.blocks
@@ -116,8 +127,7 @@ public struct NowcastText: Sendable {
             let wettest = intensities[start..<min(count, start + perBar)].max() ?? 0
             return symbols[Self.levels.filter { wettest >= $0 }.count]
         }
-        let line = left + String(drawn) + right
-        return room == withSource ? line + source : line
+        return left + String(drawn) + right
     }
 
     /// The nowcast's source: a service's name, "MET Norway radar".

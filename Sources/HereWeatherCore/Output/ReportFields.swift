@@ -26,14 +26,17 @@ public struct ReportFields: Sendable {
 
     static let missing = "-"
 
-    /// The place: the location's name, the provider's (with its country), the nearest
-    /// populated place ("near Tampa, Florida, US (3 km NE)"), or the coordinates.
+    /// The place: the location's name, the nearest populated place ("near Tampa, Florida, US
+    /// (3 km NE)"), the provider's (with its country: only where no town is within 100 km or
+    /// place names are off), or the coordinates. The offline place comes before the provider's
+    /// so that a point has one name whatever the provider (OpenWeatherMap and the NWS said
+    /// "Tampa, US" where the others said "near Tampa, Florida, US"; issue 35 D24).
     public var place: String {
         if let name = location.name { return charset.fold(name) }
+        if let nearby = location.nearbyPlace { return charset.fold(locale.nearby(nearby)) }
         if let name = report.placeName {
             return charset.fold(report.country.map { "\(name), \($0)" } ?? name)
         }
-        if let nearby = location.nearbyPlace { return charset.fold(locale.nearby(nearby)) }
         return Formatting.coordinate(location.coordinate, charset, locale: locale)
     }
 
@@ -88,6 +91,16 @@ public struct ReportFields: Sendable {
 
     /// Where the location came from: `Provenance.text`.
     public var provenance: String { Provenance.text(location, now: now, charset: charset, locale: locale) }
+
+    /// The same beside `place`, which names a named fixed location or a city found by name
+    /// already: only how it was had ("fixed location, ±0 m", "city search"), not the name again.
+    public var provenanceBesidePlace: String {
+        if location.source == .fixed && location.name != nil {
+            return charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
+        }
+        if case .city = location.origin, location.name != nil { return charset.fold(locale.text(.sourceCity)) }
+        return provenance
+    }
 
     /// How old the weather data is: "now", "5 min", "3 h".
     public var age: String { locale.age(report.freshness.ageSeconds) }

@@ -22,7 +22,9 @@ extension TextReport {
     /// (`AlertText.detail`), in at most 3 lines.
     func alertDetail(_ alert: WeatherAlert) -> [String] {
         guard let detail = AlertText.detail(alert) else { return [] }
-        let indent = style.glyphs ? 4 : 2
+        // Under the alert's label ("⚠️  Alert", "! Alert"); two columns in from the edge without glyphs.
+        let mark = AlertText.mark(output.icons)
+        let indent = style.glyphs ? TextWidth.columns(mark + Self.gap(after: mark)) : 2
         let ellipsis = charset.ellipsis
         var wrapped = TextWidth.wrap(charset.fold(detail), max(1, style.width - indent), ellipsis: ellipsis)
         if wrapped.count > 3 {

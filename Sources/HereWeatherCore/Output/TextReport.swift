@@ -51,10 +51,9 @@ public struct TextReport: Sendable {
     func summary() -> [String] {
         let current = report.current
         let width = style.width
-        // A named fixed location is already the place shown: say only how it was had.
-        let origin = location.source == .fixed && location.name != nil
-            ? charset.fold(locale.text(.provenanceFixedNamed, locale.accuracy(location.horizontalAccuracy)))
-            : Provenance.text(location, now: now, charset: charset, locale: locale)
+        // A named fixed location, or a city found by name, is already the place shown: say only
+        // how it was had ("Melbourne, Victoria, AU (city search)", not the name twice).
+        let origin = ReportFields(location: location, report: report, output: output, now: now).provenanceBesidePlace
         var lines = headline(origin: locale.text(.parentheses, origin))
         if report.freshness.stale {
             lines.append(TextWidth.cut(locale.text(.reportOffline, locale.elapsed(report.freshness.ageSeconds)), width,
@@ -62,7 +61,10 @@ public struct TextReport: Sendable {
         }
 
         var sky = charset.fold(locale.conditionWords(current.condition, current.description))
-        if style.glyphs { sky = current.condition.glyph(output.icons, isDay: current.isDay) + "  " + sky }
+        if style.glyphs {
+            let glyph = current.condition.glyph(output.icons, isDay: current.isDay)
+            sky = glyph + Self.gap(after: glyph) + sky
+        }
         var temperature = temperatureText(current.temperature) ?? locale.text(.reportTemperatureUnknown)
         temperature = style.temperature(temperature, celsius: celsius(current.temperature))
         lines += TextWidth.flow([sky, temperature, temperatureText(current.feelsLike).map { locale.text(.reportFeelsLike, $0) } ?? ""],
@@ -94,11 +96,12 @@ public struct TextReport: Sendable {
         let air = [fields.airLine, fields.pollenLine].compactMap { $0 }.map(charset.fold)
         if !air.isEmpty { lines += TextWidth.flow(air, separator: charset.separator, width: width, ellipsis: charset.ellipsis) }
         if let nowcast = fields.nowcastText {
-            lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width))]
+            lines += TextWidth.wrap(nowcast.sentence, width, ellipsis: charset.ellipsis) + [style.dim(nowcast.bars(width: width, besides: report.provider))]
         }
         let alerts = AlertText.listed(report.alerts)
         let alertLabel = locale.text(.alertLabel)
-        let label = style.glyphs ? AlertText.mark(output.icons) + "  " + alertLabel : alertLabel
+        let mark = AlertText.mark(output.icons)
+        let label = style.glyphs ? mark + Self.gap(after: mark) + alertLabel : alertLabel
         for alert in alerts.shown {
             lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
             lines += alertDetail(alert)
@@ -129,10 +132,18 @@ public struct TextReport: Sendable {
             + TextWidth.wrap(origin, width, ellipsis: charset.ellipsis).map(style.dim)
     }
 
-    /// `text` wrapped after `label` (in bold), its later lines indented under the text.
+    /// What follows a glyph before its words: two spaces after an emoji (two columns, drawn
+    /// one column wide by some terminals), one after an ASCII or Nerd Font glyph (one column).
+    static func gap(after glyph: String) -> String {
+        TextWidth.columns(glyph) >= 2 ? "  " : " "
+    }
+
+    /// `text` wrapped after `label` (in bold), its later lines indented under the text, never
+    /// leaving one word alone on its last line when the line before has more (an alert's issuer).
     func hanging(_ label: String, _ text: String) -> [String] {
         let indent = TextWidth.columns(label)
-        let wrapped = TextWidth.wrap(text, max(1, style.width - indent), ellipsis: charset.ellipsis)
+        let room = max(1, style.width - indent)
+        let wrapped = TextWidth.withoutWidow(TextWidth.wrap(text, room, ellipsis: charset.ellipsis), width: room)
         return wrapped.enumerated().map { index, line in
             (index == 0 ? style.bold(label) : String(repeating: " ", count: indent)) + line
         }
@@ -184,7 +195,7 @@ public struct TextReport: Sendable {
         ] + uvColumn(days) + [
             .init(locale.text(.columnSky), days.map { skyText($0.condition, $0.description, isDay: true) },
                   short: style.glyphs ? days.map { $0.condition.glyph(output.icons, isDay: true) } : nil, dropOrder: 4),
-        ], ellipsis: charset.ellipsis)
+        ], ellipsis: charset.ellipsis, keepsFreeWhole: true)
         return [style.bold(TextWidth.cut(locale.text(.tableNextDays, count: report.daily.count), style.width,
                                          ellipsis: charset.ellipsis))]
             + styledHeader(table.lines(width: style.width))

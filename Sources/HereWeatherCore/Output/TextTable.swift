@@ -8,7 +8,11 @@
 /// takes its shorter form (the sky as a glyph alone) when that fits, else it is left out when
 /// it may be (`dropOrder`): words are never cut in the middle while a shorter form or leaving
 /// the column out would do. Only a free column that may not be left out is cut ("…").
-/// Every line then fits, down to `TerminalWidth.minimum`.
+/// Every line then fits, down to `TerminalWidth.minimum`. With `keepsFreeWhole` (the daily
+/// table, whose sky is the forecast's own words) columns are left out while the free column's
+/// whole words do not fit, not only while it would get less than `freeMinimum`. Before all
+/// that, a column that may be left out and whose every cell is "-" (the NWS gives no feels-like
+/// temperature nor amount) is left out at any width.
 struct TextTable {
     struct Column {
         var header: String
@@ -36,14 +40,19 @@ struct TextTable {
     var columns: [Column]
     /// What ends a cut cell: "…", or "..." in ASCII.
     var ellipsis = "…"
+    /// Leave other columns out until the free column's whole cells fit (see the type's comment).
+    var keepsFreeWhole = false
 
     /// The table's lines, the header first (unstyled).
     func lines(width: Int) -> [String] {
-        var shown = columns
+        var shown = columns.enumerated().filter { index, column in
+            index == columns.count - 1 || column.dropOrder == nil || column.cells.contains { $0 != "-" }
+        }.map(\.element)
         if layoutWidth(shown.dropLast()) + (shown.last?.width ?? 0) > width {
             for index in shown.indices.dropLast() { shown[index].cells = shown[index].shortCells ?? shown[index].cells }
         }
-        while layoutWidth(shown.dropLast()) + Self.freeMinimum > width, let drop = Self.nextToDrop(shown) {
+        let freeWanted = keepsFreeWhole ? max(Self.freeMinimum, shown.last?.width ?? 0) : Self.freeMinimum
+        while layoutWidth(shown.dropLast()) + freeWanted > width, let drop = Self.nextToDrop(shown) {
             shown.remove(at: drop)
         }
         if var free = shown.last, free.width > width - layoutWidth(shown.dropLast()) {

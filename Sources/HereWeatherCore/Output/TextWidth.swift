@@ -125,10 +125,28 @@ public enum TextWidth {
     }
 
     /// Whether `word`, a number, keeps `next`, its unit, on its line: a short word ("45 min",
-    /// "4.9 m/s") or wide characters ("30 分後"); not after a time ("17:35 et lever").
+    /// "4.9 m/s", "1.4 mm/h", also before a comma or a closing bracket: "45 min,", "30 min)")
+    /// or wide characters ("30 分後"); not after a time ("17:35 et lever").
     static func keepsTogether(_ word: String, _ next: Substring) -> Bool {
         guard word.last?.isNumber == true, !word.contains(":"), let first = next.first, !first.isNumber else { return false }
-        return columns(first) == 2 || next.count <= 3
+        let unit = next.prefix { !unitEnds.contains($0) }
+        return columns(first) == 2 || (!unit.isEmpty && unit.count <= 4)
+    }
+
+    /// What may follow a unit in a sentence: "45 min, up to", "(in 30 min)".
+    static let unitEnds: Set<Character> = [",", ";", ".", ")", "]", "，", "、", "）"]
+
+    /// `lines` (from `wrap` at `width`) without a last line of one word when the line before
+    /// has several: its last word moves down ("... from NWS Tampa Bay Ruskin" / "FL" becomes
+    /// "... from NWS Tampa Bay" / "Ruskin FL"). Units stay whole ("45 min").
+    public static func withoutWidow(_ lines: [String], width: Int) -> [String] {
+        guard lines.count >= 2, let last = lines.last, pieces(last).count == 1 else { return lines }
+        let before = pieces(lines[lines.count - 2])
+        guard before.count >= 2, let moved = before.last, moved.joiner == " " else { return lines }
+        let newLast = moved.piece + " " + last
+        guard columns(newLast) <= width else { return lines }
+        let kept = before.dropLast().enumerated().map { $0.offset == 0 ? $0.element.piece : $0.element.joiner + $0.element.piece }
+        return lines.dropLast(2) + [kept.joined(), newLast]
     }
 
     /// Whether a line may break between two characters of a word: between two wide ones, unless

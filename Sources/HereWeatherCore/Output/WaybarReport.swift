@@ -63,9 +63,9 @@ public enum WaybarReport {
                          + locale.text(.reportSunset, fields.sunset))
         }
         if let nowcast = fields.nowcastText {
-            lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth)]
+            lines += [nowcast.sentence, nowcast.bars(width: tooltipWidth, besides: fields.report.provider)]
         }
-        lines.append(locale.text(.tooltipLocation, fields.provenance))
+        lines.append(locale.text(.tooltipLocation, fields.provenanceBesidePlace))
         let name = fields.report.provider.displayName
         let freshness = fields.report.freshness
         if freshness.replayed {

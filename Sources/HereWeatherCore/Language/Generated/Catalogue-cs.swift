@@ -59,7 +59,6 @@ extension LanguageData {
         Přehrávání NMEA
         Zařízení NMEA
         pevná poloha
-        příkazový řádek
         hledání města
         GPS %s, %s
         GeoClue %s, %s

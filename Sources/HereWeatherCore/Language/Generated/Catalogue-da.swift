@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-afspilning
         NMEA-enhed
         fast sted
-        kommandolinje
         bysøgning
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-Wiedergabe
         NMEA-Gerät
         fester Standort
-        Befehlszeile
         Ortssuche
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA replay
         NMEA device
         fixed location
-        command line
         city search
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         reproducción NMEA
         dispositivo NMEA
         ubicación fija
-        línea de comandos
         búsqueda de ciudad
         GPS %s, %s
         GeoClue %s, %s

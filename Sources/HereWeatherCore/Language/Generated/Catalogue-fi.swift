@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-toisto
         NMEA-laite
         kiinteä sijainti
-        komentorivi
         kaupunkihaku
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         relecture NMEA
         appareil NMEA
         position fixe
-        ligne de commande
         recherche de ville
         GPS %s, %s
         GeoClue %s, %s

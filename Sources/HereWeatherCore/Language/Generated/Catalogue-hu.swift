@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-visszajátszás
         NMEA-eszköz
         rögzített hely
-        parancssor
         városkeresés
         GPS %s, %s
         GeoClue %s, %s

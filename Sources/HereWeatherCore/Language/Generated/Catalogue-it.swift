@@ -59,7 +59,6 @@ extension LanguageData {
         riproduzione NMEA
         dispositivo NMEA
         posizione fissa
-        riga di comando
         ricerca per città
         GPS %s, %s
         GeoClue %s, %s

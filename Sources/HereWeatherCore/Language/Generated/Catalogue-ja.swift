@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA 再生
         NMEA デバイス
         固定位置
-        コマンドライン
         都市検索
         GPS %s、%s
         GeoClue %s、%s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA 재생
         NMEA 장치
         고정 위치
-        명령줄
         도시 검색
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-avspilling
         NMEA-enhet
         fast sted
-        kommandolinje
         stedssøk
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-weergave
         NMEA-apparaat
         vaste locatie
-        opdrachtregel
         zoeken op plaatsnaam
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         Odtwarzanie NMEA
         Urządzenie NMEA
         stała lokalizacja
-        wiersz poleceń
         wyszukiwanie miasta
         GPS %s, %s
         GeoClue %s, %s

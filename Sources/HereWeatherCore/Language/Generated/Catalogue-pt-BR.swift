@@ -59,7 +59,6 @@ extension LanguageData {
         reprodução NMEA
         dispositivo NMEA
         localização fixa
-        linha de comando
         busca de cidade
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA-uppspelning
         NMEA-enhet
         fast plats
-        kommandorad
         ortssökning
         GPS %s, %s
         GeoClue %s, %s

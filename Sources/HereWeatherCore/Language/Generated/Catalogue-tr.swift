@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA oynatma
         NMEA aygıtı
         sabit konum
-        komut satırı
         şehir araması
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         Відтворення NMEA
         Пристрій NMEA
         фіксоване місцезнаходження
-        командний рядок
         пошук міста
         GPS %s, %s
         GeoClue %s, %s

@@ -59,7 +59,6 @@ extension LanguageData {
         NMEA 回放
         NMEA 设备
         固定位置
-        命令行
         城市搜索
         GPS %s，%s
         GeoClue %s，%s

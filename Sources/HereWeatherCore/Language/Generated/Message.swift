@@ -55,7 +55,6 @@ enum Message: Int, CaseIterable, Sendable {
     case sourceNmea
     case sourceNmeaDevice
     case sourceFixed
-    case sourceCommandLine
     case sourceCity
     case provenanceGps
     case provenanceGeoclue

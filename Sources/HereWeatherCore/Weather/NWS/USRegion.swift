@@ -4,13 +4,14 @@ import HereWeatherPlaces
 /// Puerto Rico and the US Virgin Islands, Guam and the Northern Mariana Islands, American
 /// Samoa. Only such points are sent to the NWS for alerts.
 ///
-/// Two tests, both offline: boxes around those areas (a quick "no" for most of the world),
-/// then the country of the nearest populated place in the compiled-in GeoNames data
-/// (`PlaceIndex`): the boxes alone take in Toronto, Montreal, Vancouver, Monterrey, Tijuana
-/// and Nassau. Near a border the nearest place decides, so a point within a few kilometres
-/// of one can be judged by the town across it (see docs/weather.md); a point with no place
-/// within 100 km (open sea, the Alaskan interior's wilds) counts as covered when the boxes
-/// hold it, since the NWS's marine and remote zones are its own.
+/// Three tests, all offline: boxes around those areas (a quick "no" for most of the world);
+/// then, near a land border, whose land the point is on (`USBoundary`: Natural Earth's 1:10m
+/// countries, so Windsor, Ontario is Canadian although Detroit is its nearest place); then,
+/// elsewhere (water, coasts and land far from a border), the country of the nearest populated
+/// place in the compiled-in GeoNames data (`PlaceIndex`): the boxes alone take in Toronto,
+/// Montreal, Vancouver, Monterrey, Tijuana and Nassau. A point with no place within 100 km
+/// (open sea, the Alaskan interior's wilds) counts as covered when the boxes hold it, since the
+/// NWS's marine and remote zones are its own. docs/weather.md says the same.
 public enum USRegion {
     /// (south, north, west, east) in degrees.
     static let boxes: [(Double, Double, Double, Double)] = [
@@ -33,10 +34,16 @@ public enum USRegion {
         }
     }
 
-    /// Whether `coordinate` is in the NWS's area: inside a box, and nearest to a place in the
-    /// US or its territories (or to no place at all).
+    /// Whether `coordinate` is in the NWS's area: inside a box, and on US land near a border,
+    /// or (off such land and off another country's) nearest to a place in the US or its
+    /// territories (or to no place at all).
     public static func contains(_ coordinate: Coordinate) -> Bool {
         guard mayContain(coordinate) else { return false }
+        switch USBoundary.land(latitude: coordinate.latitude, longitude: coordinate.longitude) {
+        case .unitedStates: return true
+        case .anotherCountry: return false
+        case nil: break
+        }
         guard let place = PlaceIndex.nearest(latitude: coordinate.latitude, longitude: coordinate.longitude) else { return true }
         return countries.contains(place.countryCode)
     }
