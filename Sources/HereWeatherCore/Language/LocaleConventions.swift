@@ -22,6 +22,9 @@ public struct LocaleConventions: Sendable, Equatable {
     /// The shortest AM and PM ("a", "p" in English), for the chart's hour labels.
     public var amShort: String
     public var pmShort: String
+    /// The names of the countries whose warnings are shown by name (MeteoAlarm's, Norway,
+    /// Germany), by ISO 3166-1 code: "HR" → "Kroatien".
+    public var countries: [String: String]
 
     /// Reads a generated literal's `key=value` lines (in `LanguageData`'s order).
     init(_ literal: StaticString) {
@@ -47,6 +50,12 @@ public struct LocaleConventions: Sendable, Equatable {
         pm = value(9)
         amShort = value(10)
         pmShort = value(11)
+        var countries: [String: String] = [:]
+        for item in value(12).split(separator: "|") {
+            guard let colon = item.firstIndex(of: ":") else { continue }
+            countries[String(item[..<colon])] = String(item[item.index(after: colon)...])
+        }
+        self.countries = countries
     }
 
     /// `value` with exactly `decimals` decimals, in this locale's digits' punctuation:

@@ -96,11 +96,16 @@ public struct TextReport: Sendable {
         let alertLabel = locale.text(.alertLabel)
         let label = style.glyphs ? AlertText.mark(output.icons) + "  " + alertLabel : alertLabel
         for alert in alerts.shown {
-            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
+            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)),
+                             labelStyle: { style.alertLabel($0, alert) })
             lines += alertDetail(alert)
         }
         if alerts.more > 0 {
             lines += hanging(String(repeating: " ", count: TextWidth.columns(label)), AlertText.more(alerts.more, locale: locale))
+        }
+        if let elsewhere = AlertText.elsewhere(report, locale: locale) {
+            let indent = alerts.shown.isEmpty ? "" : String(repeating: " ", count: TextWidth.columns(label))
+            lines += hanging(indent, charset.fold(elsewhere)).map(style.dim)
         }
         let observed = clock(current.time) ?? ""
         var source = sourceText(observed: observed)
@@ -126,11 +131,11 @@ public struct TextReport: Sendable {
     }
 
     /// `text` wrapped after `label` (in bold), its later lines indented under the text.
-    func hanging(_ label: String, _ text: String) -> [String] {
+    func hanging(_ label: String, _ text: String, labelStyle: ((String) -> String)? = nil) -> [String] {
         let indent = TextWidth.columns(label)
         let wrapped = TextWidth.wrap(text, max(1, style.width - indent), ellipsis: charset.ellipsis)
         return wrapped.enumerated().map { index, line in
-            (index == 0 ? style.bold(label) : String(repeating: " ", count: indent)) + line
+            (index == 0 ? (labelStyle ?? style.bold)(label) : String(repeating: " ", count: indent)) + line
         }
     }
 
