@@ -151,6 +151,13 @@ import HereWeatherCore
         #expect(elsewhere["count"] as? Int == 4)
         #expect(elsewhere["highest_level"] as? String == "red")
 
+        let format = try await run(server, at: Self.gospic, ["--format", "[%A]"])
+        #expect(format.stdout == "[Orange wind warning]\n", "\(format.stdout)")
+        let waybar = try await run(server, at: Self.gospic, ["--waybar"])
+        let classes = waybar.json?["class"] as? [String] ?? []
+        #expect(classes.contains("alert"), "\(waybar.stdout)")
+        #expect((waybar.json?["tooltip"] as? String)?.contains("4 more warnings elsewhere in the country (Croatia)") == true)
+
         let german = try await run(server, at: Self.gospic, ["--lang", "de", "--no-cache"])
         #expect(german.stdout.contains("4 weitere Warnungen anderswo im Land (Kroatien), höchste Stufe: Rot"), "\(german.stdout)")
     }

@@ -153,4 +153,14 @@ import HereWeatherPlaces
         #expect(long.alerts.meteoalarmBaseURL == "https://meteoalarm.example.org")
         #expect(throws: (any Error).self) { try ConfigurationLoader.parse("[alerts]\ndwd = \"no\"\n", path: "c.toml") }
     }
+
+    /// The alert label's colour follows CAP's severity, else the awareness level; Minor stays bold.
+    @Test func labelsAreColouredBySeverity() {
+        let style = TerminalStyle(colour: true, glyphs: false)
+        #expect(style.alertLabel("Alert: ", WeatherAlert(title: "x", severity: "Extreme")) == "\u{1B}[1;31mAlert: \u{1B}[0m")
+        #expect(style.alertLabel("Alert: ", WeatherAlert(title: "x", level: .orange)) == "\u{1B}[1;38;5;208mAlert: \u{1B}[0m")
+        #expect(style.alertLabel("Alert: ", WeatherAlert(title: "x", severity: "Moderate")) == "\u{1B}[1;33mAlert: \u{1B}[0m")
+        #expect(style.alertLabel("Alert: ", WeatherAlert(title: "x", severity: "Minor")) == "\u{1B}[1mAlert: \u{1B}[0m")
+        #expect(TerminalStyle.plain.alertLabel("Alert: ", WeatherAlert(title: "x", severity: "Extreme")) == "Alert: ")
+    }
 }
