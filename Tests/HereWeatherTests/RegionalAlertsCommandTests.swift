@@ -162,6 +162,21 @@ import HereWeatherCore
         #expect(german.stdout.contains("4 weitere Warnungen anderswo im Land (Kroatien), höchste Stufe: Rot"), "\(german.stdout)")
     }
 
+    /// The reports with warnings from each source, and MeteoAlarm's warnings elsewhere, match
+    /// docs/here-weather.schema.json.
+    @Test func theirJSONMatchesTheSchema() async throws {
+        let server = try Self.server()
+        var documents: [String] = []
+        for (point, language) in [(Self.bergen, "en"), (Self.munich, "de"), (Self.munich, "en"), (Self.gospic, "en")] {
+            let result = try await run(server, at: point, ["--json", "--lang", language])
+            #expect(result.status == 0, "\(result.stderr)")
+            documents.append(result.stdout.trimmingCharacters(in: .newlines))
+        }
+        #expect(documents.allSatisfy { $0.contains("\"alerts\":[{") }, "each has warnings")
+        let problems = try await JSONSchemaCheck.problems(documents, as: "report")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test func aUSPointAsksNoneOfThemAndSwitchesTurnThemOff() async throws {
         let server = try Self.server()
         let us = try await run(server, at: Self.tampa, [])
