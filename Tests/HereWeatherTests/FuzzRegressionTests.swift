@@ -88,6 +88,11 @@ import HereWeatherHTTP
         var changed = location
         changed.service = "ipinfo.io\u{85}"
         #expect(changed.service == "ipinfo.io ")
+        // A name is made printable the same way, set or initialised (its setter once turned it into nil).
+        changed.name = "Tampa\u{7}Bay"
+        #expect(changed.name == "Tampa Bay")
+        changed.name = " \t"
+        #expect(changed.name == nil)
     }
 
     // MARK: JSON

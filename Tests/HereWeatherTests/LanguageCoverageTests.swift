@@ -188,8 +188,7 @@ import HereWeatherPlaces
     /// Catalogues whose NWS event names still repeat the alert label's word or hold a colon of
     /// their own ("Varning: Varning för ...", "Emergencia: ..."), for their translators to fix
     /// (issue 30): take a language off once it passes.
-    static let eventNamesToFix: Set<String> = ["cs", "es", "hu", "it", "ja", "ko", "nl", "pl", "pt", "pt-BR", "ru", "sv", "tr",
-                                               "uk", "zh-CN"]
+    static let eventNamesToFix: Set<String> = []
 
     /// The NWS event names of `locale` that do not read well after its alert label: one that
     /// starts with the label's word ("Warnung: Warnung vor Ascheregen") or has a colon

@@ -66,9 +66,10 @@ public struct Location: Sendable, Equatable {
     /// Metres above mean sea level, when known.
     public var altitude: Double?
     /// A place name, when the source gives one; never empty or blank (`name = ""` in
-    /// `[location.fixed]` is no name), so every output falls back alike.
+    /// `[location.fixed]` is no name), so every output falls back alike; control characters
+    /// become spaces (`nonBlank`), set here or in the initialiser.
     public var name: String? {
-        didSet { if name != Self.nonBlank(name) { name = nil } }
+        didSet { name = Self.nonBlank(name) }
     }
     /// Whether `horizontalAccuracy` was estimated (from HDOP) rather than reported.
     public var accuracyIsEstimate: Bool

@@ -100,7 +100,7 @@ extension LanguageData {
         sníh
         déšť se sněhem
         srážky
-        Výstraha:\u{20}
+        Pozor:\u{20}
         %s (%s)
         do %s %s
         vydal: %s
@@ -381,12 +381,12 @@ extension LanguageData {
         Výstraha před silnými bouřkami
         Riziko silných bouřek
         Zpráva o nebezpečném počasí
-        Výstraha: zůstaňte uvnitř
+        Výstraha s výzvou zůstat uvnitř
         Krátkodobá předpověď
         Upozornění pro malá plavidla
-        Upozornění pro malá plavidla: rozbouřené moře
-        Upozornění pro malá plavidla: nebezpečná mělčina
-        Upozornění pro malá plavidla: silný vítr
+        Upozornění pro malá plavidla na rozbouřené moře
+        Upozornění pro malá plavidla na nebezpečnou mělčinu
+        Upozornění pro malá plavidla na silný vítr
         Upozornění na rozvodnění malých toků
         Výstraha před sněhovými húlavami
         Zvláštní výstraha pro plavbu

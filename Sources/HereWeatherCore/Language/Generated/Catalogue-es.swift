@@ -286,9 +286,9 @@ extension LanguageData {
         Viento muy fuerte
         Turbonadas
         Tiempo desconocido
-        Emergencia: caída del teléfono de emergencias 911
+        Emergencia por caída de la línea 911
         Mensaje administrativo
-        Alerta por calidad del aire
+        Episodio de mala calidad del aire
         Advertencia de estancamiento del aire
         Advertencia de crecidas en ramblas y arroyos
         Advertencia de caída de ceniza
@@ -302,7 +302,7 @@ extension LanguageData {
         Advertencia de polvo en suspensión
         Aviso de polvo en suspensión
         Advertencia de viento fresco
-        Emergencia: secuestro de un menor
+        Emergencia por secuestro de un menor
         Aviso de peligro para la población
         Mensaje de protección civil
         Advertencia de inundación costera

@@ -286,7 +286,7 @@ extension LanguageData {
         Viharos szél
         Hirtelen erős széllökések
         Ismeretlen időjárás
-        Vészhelyzet: a 911-es segélyhívó nem érhető el
+        Vészhelyzet a 911-es segélyhívó kiesése miatt
         Adminisztratív üzenet
         Levegőminőségi riasztás
         Figyelemfelhívás pangó levegő miatt
@@ -302,7 +302,7 @@ extension LanguageData {
         Figyelemfelhívás porfelverődés miatt
         Riasztás porfelverődés miatt
         Figyelemfelhívás élénk szél miatt
-        Vészhelyzet: gyermekrablás
+        Vészhelyzet gyermekrablás miatt
         Riasztás a lakosságot fenyegető veszély miatt
         Katasztrófavédelmi üzenet
         Figyelemfelhívás tengerparti elöntés miatt
@@ -381,12 +381,12 @@ extension LanguageData {
         Riasztás heves zivatar miatt
         Figyelmeztetés heves zivatar miatt
         Tájékoztató veszélyes időjárásról
-        Riasztás: maradjon zárt helyen
+        Riasztás zárt helyen maradásra
         Rövid távú előrejelzés
         Figyelemfelhívás kishajóknak
-        Figyelemfelhívás kishajóknak: veszélyes hullámzás
-        Figyelemfelhívás kishajóknak: erős hullámzás a torkolatnál
-        Figyelemfelhívás kishajóknak: szél
+        Figyelemfelhívás kishajóknak veszélyes hullámzás miatt
+        Figyelemfelhívás kishajóknak a torkolat erős hullámzása miatt
+        Figyelemfelhívás kishajóknak szél miatt
         Figyelemfelhívás patakok áradása miatt
         Riasztás viharos hózápor miatt
         Különleges tengeri riasztás

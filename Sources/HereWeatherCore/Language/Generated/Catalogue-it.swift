@@ -100,7 +100,7 @@ extension LanguageData {
         neve
         pioggia e neve
         precipitazioni
-        Allerta:\u{20}
+        Attenzione:\u{20}
         %s (%s)
         fino a %s %s
         fonte: %s
@@ -286,7 +286,7 @@ extension LanguageData {
         Burrasca
         Groppi
         Condizioni non riconosciute
-        Emergenza: numero 911 fuori servizio
+        Emergenza numero 911 fuori servizio
         Messaggio amministrativo
         Allerta qualità dell'aria
         Avviso ristagno dell'aria
@@ -302,7 +302,7 @@ extension LanguageData {
         Avviso sollevamento di polvere
         Allerta sollevamento di polvere
         Avviso vento teso
-        Emergenza: rapimento di minore
+        Emergenza rapimento di minore
         Allerta pericolo per la popolazione
         Messaggio di protezione civile
         Avviso inondazione costiera
@@ -381,12 +381,12 @@ extension LanguageData {
         Allerta temporali intensi
         Preallerta temporali intensi
         Bollettino maltempo
-        Allerta: restare al chiuso
+        Allerta riparo al chiuso
         Previsione a breve termine
         Avviso piccole imbarcazioni
-        Avviso piccole imbarcazioni: mare pericoloso
-        Avviso piccole imbarcazioni: foce agitata
-        Avviso piccole imbarcazioni: vento
+        Avviso piccole imbarcazioni per mare pericoloso
+        Avviso piccole imbarcazioni per foce agitata
+        Avviso piccole imbarcazioni per vento
         Avviso piene di piccoli corsi d'acqua
         Allerta groppi di neve
         Allerta marina speciale

@@ -100,7 +100,7 @@ extension LanguageData {
         sneeuw
         regen en sneeuw
         neerslag
-        Waarschuwing:\u{20}
+        Let op:\u{20}
         %s (%s)
         tot %s %s
         van %s
@@ -286,7 +286,7 @@ extension LanguageData {
         Stormachtige wind
         Rukwinden
         Onbekend weer
-        Noodgeval: alarmnummer 911 onbereikbaar
+        Storing alarmnummer 911
         Administratief bericht
         Waarschuwing luchtkwaliteit
         Melding stilstaande lucht
@@ -302,7 +302,7 @@ extension LanguageData {
         Melding opwaaiend stof
         Waarschuwing opwaaiend stof
         Melding vrij krachtige wind
-        Noodgeval: kinderontvoering
+        Zoekactie naar ontvoerd kind
         Waarschuwing gevaar voor de bevolking
         Noodbericht van de overheid
         Melding kustoverstroming
@@ -381,12 +381,12 @@ extension LanguageData {
         Waarschuwing zware onweersbuien
         Kans op zware onweersbuien
         Bericht zwaar weer
-        Waarschuwing: blijf binnen
+        Oproep om binnen te blijven
         Kortetermijnverwachting
         Melding kleine scheepvaart
-        Melding kleine scheepvaart: gevaarlijke zee
-        Melding kleine scheepvaart: ruwe zee bij de drempel
-        Melding kleine scheepvaart: wind
+        Melding kleine scheepvaart wegens gevaarlijke zee
+        Melding kleine scheepvaart wegens ruwe zee bij de drempel
+        Melding kleine scheepvaart wegens wind
         Melding wateroverlast langs beken
         Waarschuwing sneeuwbuien met rukwinden
         Speciale waarschuwing scheepvaart

@@ -100,7 +100,7 @@ extension LanguageData {
         śnieg
         deszcz ze śniegiem
         opady
-        Ostrzeżenie:\u{20}
+        Uwaga:\u{20}
         %s (%s)
         do %s %s
         wydał: %s
@@ -302,7 +302,7 @@ extension LanguageData {
         Informacja o zamieci pyłowej
         Ostrzeżenie przed zamiecią pyłową
         Informacja o wzmożonym wietrze
-        Alarm: uprowadzenie dziecka
+        Poszukiwanie uprowadzonego dziecka
         Ostrzeżenie przed zagrożeniem dla ludności
         Komunikat o sytuacji kryzysowej
         Informacja o podtopieniach na wybrzeżu
@@ -381,12 +381,12 @@ extension LanguageData {
         Ostrzeżenie przed silnymi burzami
         Ryzyko silnych burz
         Komunikat o groźnych zjawiskach
-        Ostrzeżenie: pozostań w budynku
+        Wezwanie do pozostania w budynkach
         Prognoza krótkoterminowa
         Informacja dla małych jednostek
-        Informacja dla małych jednostek: wzburzone morze
-        Informacja dla małych jednostek: groźna mielizna
-        Informacja dla małych jednostek: silny wiatr
+        Informacja dla małych jednostek o wzburzonym morzu
+        Informacja dla małych jednostek o groźnej mieliźnie
+        Informacja dla małych jednostek o silnym wietrze
         Informacja o wezbraniach małych cieków
         Ostrzeżenie przed szkwałami śnieżnymi
         Specjalne ostrzeżenie dla żeglugi

@@ -286,9 +286,9 @@ extension LanguageData {
         Vento muito forte
         Rajadas fortes
         Tempo desconhecido
-        Emergência: falha no número de emergência 911
+        Emergência por falha na linha 911
         Mensagem administrativa
-        Alerta de qualidade do ar
+        Episódio de má qualidade do ar
         Advertência de estagnação do ar
         Advertência de enchente em leitos secos e córregos
         Advertência de queda de cinzas
@@ -302,7 +302,7 @@ extension LanguageData {
         Advertência de poeira em suspensão
         Aviso de poeira em suspensão
         Advertência de vento fresco
-        Emergência: sequestro de criança
+        Emergência por sequestro de criança
         Aviso de perigo para a população
         Mensagem da defesa civil
         Advertência de inundação costeira
@@ -384,9 +384,9 @@ extension LanguageData {
         Aviso de abrigo no local
         Previsão de curto prazo
         Advertência para pequenas embarcações
-        Advertência para pequenas embarcações: mar grosso
-        Advertência para pequenas embarcações: barra perigosa
-        Advertência para pequenas embarcações: vento
+        Advertência para pequenas embarcações por mar grosso
+        Advertência para pequenas embarcações por barra perigosa
+        Advertência para pequenas embarcações por vento
         Advertência de enchente em córregos
         Aviso de borrasca de neve
         Aviso marítimo especial

@@ -286,9 +286,9 @@ extension LanguageData {
         Vento muito forte
         Rajadas fortes
         Tempo desconhecido
-        Emergência: falha do número de emergência 911
+        Emergência por falha da linha 911
         Mensagem administrativa
-        Alerta de qualidade do ar
+        Episódio de má qualidade do ar
         Advertência de estagnação do ar
         Advertência de cheias em leitos secos e ribeiras
         Advertência de queda de cinzas
@@ -302,7 +302,7 @@ extension LanguageData {
         Advertência de poeira em suspensão
         Aviso de poeira em suspensão
         Advertência de vento fresco
-        Emergência: rapto de criança
+        Emergência por rapto de criança
         Aviso de perigo para a população
         Mensagem de proteção civil
         Advertência de inundação costeira
@@ -384,9 +384,9 @@ extension LanguageData {
         Aviso de confinamento
         Previsão de curto prazo
         Advertência para pequenas embarcações
-        Advertência para pequenas embarcações: agitação marítima perigosa
-        Advertência para pequenas embarcações: barra perigosa
-        Advertência para pequenas embarcações: vento
+        Advertência para pequenas embarcações por agitação marítima perigosa
+        Advertência para pequenas embarcações por barra perigosa
+        Advertência para pequenas embarcações por vento
         Advertência de cheia em ribeiras
         Aviso de borrasca de neve
         Aviso marítimo especial

@@ -100,7 +100,7 @@ extension LanguageData {
         snö
         regn och snö
         nederbörd
-        Varning:\u{20}
+        Obs:\u{20}
         %s (%s)
         till %s kl. %s
         från %s

@@ -286,7 +286,7 @@ extension LanguageData {
         Fırtına
         Ani rüzgar hamleleri
         Bilinmeyen hava durumu
-        Acil durum: 911 telefon hattı arızası
+        911 acil çağrı hattı arızası
         İdari mesaj
         Hava kalitesi uyarısı
         Hava durgunluğu bildirimi
@@ -302,7 +302,7 @@ extension LanguageData {
         Toz taşınımı bildirimi
         Toz taşınımı uyarısı
         Sert rüzgar bildirimi
-        Acil durum: çocuk kaçırma
+        Çocuk kaçırma acil durumu
         Halk için tehlike uyarısı
         Sivil acil durum mesajı
         Kıyı taşkını bildirimi
@@ -384,9 +384,9 @@ extension LanguageData {
         Kapalı alanda kalma uyarısı
         Kısa süreli tahmin
         Küçük tekne bildirimi
-        Küçük tekne bildirimi: tehlikeli deniz
-        Küçük tekne bildirimi: ağız sığlığında sert dalga
-        Küçük tekne bildirimi: rüzgar
+        Küçük teknelere tehlikeli deniz bildirimi
+        Küçük teknelere ağız sığlığında sert dalga bildirimi
+        Küçük teknelere rüzgar bildirimi
         Küçük akarsu taşkını bildirimi
         Ani kar fırtınası uyarısı
         Özel denizcilik uyarısı
