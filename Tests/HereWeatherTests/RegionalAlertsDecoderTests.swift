@@ -163,4 +163,18 @@ import HereWeatherPlaces
         #expect(style.alertLabel("Alert: ", WeatherAlert(title: "x", severity: "Minor")) == "\u{1B}[1mAlert: \u{1B}[0m")
         #expect(TerminalStyle.plain.alertLabel("Alert: ", WeatherAlert(title: "x", severity: "Extreme")) == "Alert: ")
     }
+
+    /// Every country MeteoAlarm carries (and Norway, Germany) has a name in every language, from CLDR.
+    @Test func everyWarningCountryIsNamedInEveryLanguage() {
+        for language in LanguageData.all.map(\.code) {
+            let conventions = UserLocale(language: language).conventions
+            for code in MeteoAlarmSource.feeds.keys.sorted() {
+                let name = conventions.countryName(code)
+                #expect(name != nil && name != code && name?.isEmpty == false, "\(language) \(code)")
+            }
+        }
+        #expect(UserLocale.english.conventions.countryName("HR") == "Croatia")
+        #expect(UserLocale(language: "de").conventions.countryName("HR") == "Kroatien")
+        #expect(UserLocale.english.conventions.countryName("XX") == nil)
+    }
 }

@@ -23,8 +23,9 @@ public struct LocaleConventions: Sendable, Equatable {
     public var amShort: String
     public var pmShort: String
     /// The names of the countries whose warnings are shown by name (MeteoAlarm's, Norway,
-    /// Germany), by ISO 3166-1 code: "HR" → "Kroatien".
-    public var countries: [String: String]
+    /// Germany) as the table has them: "AT:Österreich|BA:...". Read only when one is shown
+    /// (`countryName(_:)`), so that a run pays nothing for it.
+    public var countries: String
 
     /// Reads a generated literal's `key=value` lines (in `LanguageData`'s order).
     init(_ literal: StaticString) {
@@ -50,12 +51,15 @@ public struct LocaleConventions: Sendable, Equatable {
         pm = value(9)
         amShort = value(10)
         pmShort = value(11)
-        var countries: [String: String] = [:]
-        for item in value(12).split(separator: "|") {
-            guard let colon = item.firstIndex(of: ":") else { continue }
-            countries[String(item[..<colon])] = String(item[item.index(after: colon)...])
+        countries = value(12)
+    }
+
+    /// The country's name in this locale ("HR" → "Kroatien"), `nil` when the table has none.
+    public func countryName(_ code: String) -> String? {
+        for item in countries.split(separator: "|") where item.hasPrefix(code + ":") {
+            return String(item.dropFirst(code.count + 1))
         }
-        self.countries = countries
+        return nil
     }
 
     /// `value` with exactly `decimals` decimals, in this locale's digits' punctuation:

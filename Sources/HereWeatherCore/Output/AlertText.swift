@@ -59,7 +59,7 @@ enum AlertText {
     static func elsewhere(_ report: WeatherReport, locale: UserLocale = .english) -> String? {
         let others = report.alertsElsewhere
         guard !others.isEmpty, let code = report.elsewhereCountry else { return nil }
-        let country = locale.conventions.countries[code] ?? code
+        let country = locale.conventions.countryName(code) ?? code
         let level: String
         if let highest = others.compactMap(\.level).max() {
             level = locale.text([AwarenessLevel.yellow: Message.levelYellow, .orange: .levelOrange, .red: .levelRed][highest] ?? .levelRed)
