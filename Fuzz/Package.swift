@@ -14,7 +14,7 @@ import PackageDescription
 let targets = [
     "FuzzJSON", "FuzzNMEA", "FuzzConfig",
     "FuzzOpenMeteo", "FuzzOpenWeatherMap", "FuzzOneCall", "FuzzMetNorway", "FuzzMetNorwayNowcast", "FuzzPirateWeather",
-    "FuzzNWS", "FuzzNWSAlerts", "FuzzAirQuality",
+    "FuzzNWS", "FuzzNWSAlerts", "FuzzAirQuality", "FuzzMetAlerts", "FuzzDWD", "FuzzMeteoAlarm",
     "FuzzIPLookup", "FuzzGeocoding",
     "FuzzGeolocate", "FuzzCacheEntry", "FuzzRememberedLocation", "FuzzDecisions",
 ]

@@ -199,7 +199,16 @@ def conventions(cldr, locale):
         "pm": value(periods % ("abbreviated", "pm")),
         "amShort": value(periods % ("narrow", "am")),
         "pmShort": value(periods % ("narrow", "pm")),
+        "countries": ["%s:%s" % (code, value("localeDisplayNames/territories/territory[@type='%s']" % code))
+                      for code in WARNING_COUNTRIES],
     }
+
+
+# The countries whose official warnings here-weather shows by name (MeteoAlarm's, with
+# Norway and Germany): "N more warnings elsewhere in the country (Croatia)".
+WARNING_COUNTRIES = ["AT", "BA", "BE", "BG", "CH", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GB", "GR", "HR",
+                     "HU", "IE", "IL", "IS", "IT", "LT", "LU", "LV", "MD", "ME", "MK", "MT", "NL", "NO", "PL", "PT",
+                     "RO", "RS", "SE", "SI", "SK", "UA"]
 
 
 def language_name(cldr, locale, code):

@@ -37,7 +37,8 @@ struct HereWeather: AsyncParsableCommand {
         service in [weather] provider or --provider: Open-Meteo (the default, no key needed), \
         OpenWeatherMap, MET Norway, Pirate Weather, or for US points the National Weather \
         Service (MET Norway and NWS need a contact address). At US points the NWS's official \
-        alerts are added ([alerts] nws).
+        alerts are added ([alerts] nws); in Europe MET Norway's, DWD's or MeteoAlarm's warnings \
+        ([alerts] metno, dwd, meteoalarm).
 
         Examples:
           here-weather --lat 27.95 --lon -82.46

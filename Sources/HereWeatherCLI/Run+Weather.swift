@@ -65,13 +65,38 @@ extension Run {
     /// otherwise `provider` itself. The alerts are asked of `[weather.nws] base_url`, with its
     /// contact in the User-Agent when one is set, with the run's grace after the weather.
     func withOfficialAlerts(_ provider: any WeatherProvider) -> any WeatherProvider {
+        guard lacksAlerts(provider.kind) else { return provider }
+        var provider = provider
         let nws = settings.weather.nws
-        guard settings.alerts.nws, lacksAlerts(provider.kind),
-              TransportSecurity.permits(nws.baseURL, allowPlainHTTP: nws.allowPlainHTTP)
-        else { return provider }
-        let fetcher = NWSAlertsFetcher(baseURL: nws.baseURL, contact: nws.contact, http: system.http,
-                                       coordinateDecimals: settings.privacy.coordinateDecimals, clock: system.clock)
-        return NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace)
+        if settings.alerts.nws, TransportSecurity.permits(nws.baseURL, allowPlainHTTP: nws.allowPlainHTTP) {
+            let fetcher = NWSAlertsFetcher(baseURL: nws.baseURL, contact: nws.contact, http: system.http,
+                                           coordinateDecimals: settings.privacy.coordinateDecimals, clock: system.clock)
+            provider = NWSAlertsWeatherProvider(base: provider, alerts: fetcher, grace: companionGrace)
+        }
+        let sources = regionalAlertSources
+        guard !sources.isEmpty else { return provider }
+        return RegionalAlertsWeatherProvider(base: provider, sources: sources, grace: companionGrace)
+    }
+
+    /// The official warnings services outside the US that `[alerts]` turns on, national
+    /// services first (a country's own service is asked rather than MeteoAlarm), each only
+    /// where its base URL may be used.
+    var regionalAlertSources: [any AlertSource] {
+        let alerts = settings.alerts
+        let decimals = settings.privacy.coordinateDecimals
+        let metno = settings.weather.metNorway
+        var sources: [any AlertSource] = []
+        if alerts.metno, TransportSecurity.permits(metno.baseURL, allowPlainHTTP: metno.allowPlainHTTP) {
+            sources.append(MetAlertsSource(baseURL: metno.baseURL, contact: metno.contact, http: system.http,
+                                           coordinateDecimals: decimals))
+        }
+        if alerts.dwd, TransportSecurity.permits(alerts.dwdBaseURL, allowPlainHTTP: false) {
+            sources.append(DWDSource(baseURL: alerts.dwdBaseURL, http: system.http, coordinateDecimals: decimals))
+        }
+        if alerts.meteoalarm, TransportSecurity.permits(alerts.meteoalarmBaseURL, allowPlainHTTP: false) {
+            sources.append(MeteoAlarmSource(baseURL: alerts.meteoalarmBaseURL, http: system.http))
+        }
+        return sources
     }
 
     /// `provider` with the air quality at the place (Open-Meteo's Air Quality API, for every

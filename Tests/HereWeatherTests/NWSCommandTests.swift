@@ -201,7 +201,7 @@ import HereWeatherCore
         #expect(server.requests.count == 1 && server.requests.first?.hasPrefix("/v1/forecast?") == true, "\(server.requests)")
         #expect(!server.requests.contains { $0.hasPrefix("/alerts/") })
         let oslo = try InProcessCommand()
-        try oslo.writeConfig(config(server, "[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\"",
+        try oslo.writeConfig(config(server, "[weather.open-meteo]\nbase_url = \"BASE\"\n[weather.nws]\nbase_url = \"BASE\"\n[weather.metno]\nbase_url = \"BASE\"",
                                     location: ProviderSetup.fixedLocation.replacing("27.9506", with: "59.9139").replacing("-82.4572", with: "10.7522")))
         #expect(try await oslo.run([]).status == 0)
         #expect(!server.requests.contains { $0.hasPrefix("/alerts/") })

@@ -132,7 +132,8 @@ import Testing
         #expect(alerts.count == 2)
         #expect(alerts.map { $0["title"] as? String } == ["Rip Current Statement", "Small Craft Advisory"], "the most severe first")
         alerts.swapAt(0, 1)
-        #expect(Set(alerts[0].keys) == ["title", "severity", "start", "end", "source", "description", "uri", "headline", "instruction"])
+        #expect(Set(alerts[0].keys) == ["title", "severity", "start", "end", "source", "description", "uri", "headline", "instruction",
+                                        "urgency", "certainty", "area", "level"])
         // The title is the event; the whole headline and the issuer are kept apart.
         #expect(alerts[0]["title"] as? String == "Small Craft Advisory")
         #expect(alerts[0]["source"] as? String == "NWS Tampa Bay Ruskin FL")

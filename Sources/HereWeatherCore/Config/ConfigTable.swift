@@ -137,6 +137,11 @@ final class ConfigTable {
     }
 
     /// Whether `key` is present and holds a string (without marking it read).
+    func isTable(_ key: String) -> Bool {
+        if case .table = members.first(where: { $0.key == key })?.value { return true }
+        return false
+    }
+
     func isString(_ key: String) -> Bool {
         if case .string = members.first(where: { $0.key == key })?.value { return true }
         return false

@@ -29,6 +29,18 @@ public struct Configuration: Sendable, Equatable {
         /// Whether a report for a US point from a provider without alerts of its own gets the
         /// National Weather Service's official alerts (`/alerts/active`).
         public var nws = true
+        /// MET Norway's warnings (MetAlerts) for points in Norway.
+        public var metno = true
+        /// The Deutscher Wetterdienst's warnings for points in Germany.
+        public var dwd = true
+        /// MeteoAlarm's warnings for points in the other European countries it carries.
+        public var meteoalarm = true
+        /// Environment and Climate Change Canada's warnings (not asked yet: no source is built).
+        public var eccc = true
+        /// `[alerts.dwd] base_url`.
+        public var dwdBaseURL = DWDSource.defaultBaseURL
+        /// `[alerts.meteoalarm] base_url`.
+        public var meteoalarmBaseURL = MeteoAlarmSource.defaultBaseURL
     }
 
     /// `[location]`.

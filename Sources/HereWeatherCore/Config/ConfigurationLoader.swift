@@ -71,6 +71,22 @@ public enum ConfigurationLoader {
         }
         if let alerts = try root.table("alerts") {
             config.alerts.nws = try alerts.bool("nws") ?? config.alerts.nws
+            config.alerts.metno = try alerts.bool("metno") ?? config.alerts.metno
+            config.alerts.eccc = try alerts.bool("eccc") ?? config.alerts.eccc
+            // `dwd = false`, or a table: `[alerts.dwd]` with `enabled` and `base_url` (TOML
+            // has no key that is both).
+            if alerts.isTable("dwd"), let dwd = try alerts.table("dwd") {
+                config.alerts.dwd = try dwd.bool("enabled") ?? config.alerts.dwd
+                config.alerts.dwdBaseURL = try dwd.url("base_url") ?? config.alerts.dwdBaseURL
+            } else {
+                config.alerts.dwd = try alerts.bool("dwd") ?? config.alerts.dwd
+            }
+            if alerts.isTable("meteoalarm"), let meteoalarm = try alerts.table("meteoalarm") {
+                config.alerts.meteoalarm = try meteoalarm.bool("enabled") ?? config.alerts.meteoalarm
+                config.alerts.meteoalarmBaseURL = try meteoalarm.url("base_url") ?? config.alerts.meteoalarmBaseURL
+            } else {
+                config.alerts.meteoalarm = try alerts.bool("meteoalarm") ?? config.alerts.meteoalarm
+            }
         }
         if let air = try root.table("air_quality") {
             config.airQuality.enabled = try air.bool("enabled") ?? config.airQuality.enabled

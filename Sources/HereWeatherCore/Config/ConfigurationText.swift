@@ -106,6 +106,16 @@ public enum ConfigurationText {
 
     [alerts]
     nws = true                # official NWS alerts for US points with open-meteo, metno or openweathermap
+    metno = true              # MET Norway's warnings for points in Norway (the same providers)
+    eccc = true               # Canada's warnings (reserved: not asked yet)
+
+    [alerts.dwd]              # or `dwd = false` under [alerts]
+    enabled = true            # DWD's warnings for points in Germany
+    base_url = "https://maps.dwd.de"
+
+    [alerts.meteoalarm]       # or `meteoalarm = false` under [alerts]
+    enabled = true            # MeteoAlarm's warnings for points in the rest of Europe
+    base_url = "https://feeds.meteoalarm.org"
 
     [air_quality]
     enabled = true            # the air quality and pollen (Open-Meteo's Air Quality API) with every report
@@ -200,7 +210,10 @@ public enum ConfigurationText {
                   config.weather.nws.contact.map { "contact = \(quote($0))" } ?? "# contact not set (required to use nws)",
                   "base_url = \(quote(config.weather.nws.baseURL))"]
         lines.append(plainHTTP(config.weather.nws.allowPlainHTTP))
-        lines += ["", "[alerts]", "nws = \(config.alerts.nws)"]
+        let alerts = config.alerts
+        lines += ["", "[alerts]", "nws = \(alerts.nws)", "metno = \(alerts.metno)", "eccc = \(alerts.eccc)",
+                  "", "[alerts.dwd]", "enabled = \(alerts.dwd)", "base_url = \(quote(alerts.dwdBaseURL))",
+                  "", "[alerts.meteoalarm]", "enabled = \(alerts.meteoalarm)", "base_url = \(quote(alerts.meteoalarmBaseURL))"]
         lines += ["", "[air_quality]", "enabled = \(config.airQuality.enabled)",
                   "base_url = \(quote(config.airQuality.baseURL))"]
         lines.append(plainHTTP(config.airQuality.allowPlainHTTP))

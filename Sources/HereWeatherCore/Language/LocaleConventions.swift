@@ -22,6 +22,10 @@ public struct LocaleConventions: Sendable, Equatable {
     /// The shortest AM and PM ("a", "p" in English), for the chart's hour labels.
     public var amShort: String
     public var pmShort: String
+    /// The names of the countries whose warnings are shown by name (MeteoAlarm's, Norway,
+    /// Germany) as the table has them: "AT:Österreich|BA:...". Read only when one is shown
+    /// (`countryName(_:)`), so that a run pays nothing for it.
+    public var countries: String
 
     /// Reads a generated literal's `key=value` lines (in `LanguageData`'s order).
     init(_ literal: StaticString) {
@@ -47,6 +51,15 @@ public struct LocaleConventions: Sendable, Equatable {
         pm = value(9)
         amShort = value(10)
         pmShort = value(11)
+        countries = value(12)
+    }
+
+    /// The country's name in this locale ("HR" → "Kroatien"), `nil` when the table has none.
+    public func countryName(_ code: String) -> String? {
+        for item in countries.split(separator: "|") where item.hasPrefix(code + ":") {
+            return String(item.dropFirst(code.count + 1))
+        }
+        return nil
     }
 
     /// `value` with exactly `decimals` decimals, in this locale's digits' punctuation:

@@ -138,7 +138,8 @@ extension UserLocale {
     /// An alert's title: one of the NWS's known events in this language ("Flood Warning"), any
     /// other as the service wrote it.
     func alertTitle(_ title: String) -> String {
-        guard !isEnglish, let event = Self.event(title, among: Message.nwsEvents) else { return title }
+        guard !isEnglish, let event = Self.event(title, among: Message.nwsEvents) ?? Self.event(title, among: Message.hazards)
+        else { return title }
         return text(event)
     }
 

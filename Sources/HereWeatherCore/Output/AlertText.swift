@@ -53,6 +53,22 @@ enum AlertText {
         return line.isEmpty ? nil : line
     }
 
+    /// After the local warnings: "3 more warnings elsewhere in the country (Croatia), highest
+    /// level: red" for the warnings of the point's country that are not local (MeteoAlarm);
+    /// `nil` when there are none. Without any awareness level among them, the highest severity.
+    static func elsewhere(_ report: WeatherReport, locale: UserLocale = .english) -> String? {
+        let others = report.alertsElsewhere
+        guard !others.isEmpty, let code = report.elsewhereCountry else { return nil }
+        let country = locale.conventions.countryName(code) ?? code
+        let level: String
+        if let highest = others.compactMap(\.level).max() {
+            level = locale.text([AwarenessLevel.yellow: Message.levelYellow, .orange: .levelOrange, .red: .levelRed][highest] ?? .levelRed)
+        } else {
+            level = others.min { $0.severityRank < $1.severityRank }?.severity.map { locale.severity($0) } ?? "?"
+        }
+        return locale.text(.alertsElsewhere, count: others.count, country, level)
+    }
+
     /// The first alert's title, with "+N" for the others; "" when there are none, so that a
     /// status bar shows nothing on a quiet day.
     static func short(_ alerts: [WeatherAlert], locale: UserLocale = .english) -> String {

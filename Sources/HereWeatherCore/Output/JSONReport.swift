@@ -82,6 +82,7 @@ public enum JSONReport {
             ("hourly", .array(report.hourly.map { hourObject($0, offset: report.utcOffset, locale: locale) })),
             ("daily", .array(report.daily.map { dayObject($0, offset: report.utcOffset, locale: locale) })),
             ("alerts", .array(report.alerts.map { alertObject($0, offset: report.utcOffset) })),
+            ("alerts_elsewhere", elsewhereObject(report)),
             ("nowcast", NowcastJSON.object(report, now: now)),
             ("air_quality", airQualityObject(report.airQuality, offset: report.utcOffset)),
         ])
@@ -113,6 +114,22 @@ public enum JSONReport {
             ("uri", .string(alert.uri)),
             ("headline", .string(alert.headline)),
             ("instruction", .string(alert.instruction)),
+            ("urgency", .string(alert.urgency)),
+            ("certainty", .string(alert.certainty)),
+            ("area", .string(alert.area)),
+            ("level", .string(alert.level?.name)),
+        ])
+    }
+
+    /// The warnings of the point's country that are not local (MeteoAlarm's, unmatched):
+    /// `null` when there are none.
+    static func elsewhereObject(_ report: WeatherReport) -> JSONOutput {
+        guard !report.alertsElsewhere.isEmpty, let country = report.elsewhereCountry else { return .null }
+        return .object([
+            ("country", .string(country)),
+            ("count", .number(Double(report.alertsElsewhere.count))),
+            ("highest_level", .string(report.alertsElsewhere.compactMap(\.level).max()?.name)),
+            ("alerts", .array(report.alertsElsewhere.map { alertObject($0, offset: report.utcOffset) })),
         ])
     }
 

@@ -47,6 +47,18 @@ public struct TerminalStyle: Sendable {
         return wrap(text, code)
     }
 
+    /// An alert's label in bold, coloured by how severe the alert is: red for Extreme (or
+    /// MeteoAlarm's red), orange for Severe (orange), yellow for Moderate (yellow); Minor and
+    /// unknown stay plain bold.
+    func alertLabel(_ text: String, _ alert: WeatherAlert) -> String {
+        switch alert.severityRank {
+        case 0: return wrap(text, "1;31")
+        case 1: return wrap(text, "1;38;5;208")
+        case 2: return wrap(text, "1;33")
+        default: return bold(text)
+        }
+    }
+
     private func wrap(_ text: String, _ code: String) -> String {
         colour && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

@@ -103,11 +103,16 @@ public struct TextReport: Sendable {
         let mark = AlertText.mark(output.icons)
         let label = style.glyphs ? mark + Self.gap(after: mark) + alertLabel : alertLabel
         for alert in alerts.shown {
-            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)))
+            lines += hanging(label, charset.fold(AlertText.line(alert, utcOffset: report.utcOffset, clock: output.clock, locale: locale)),
+                             labelStyle: { style.alertLabel($0, alert) })
             lines += alertDetail(alert)
         }
         if alerts.more > 0 {
             lines += hanging(String(repeating: " ", count: TextWidth.columns(label)), AlertText.more(alerts.more, locale: locale))
+        }
+        if let elsewhere = AlertText.elsewhere(report, locale: locale) {
+            let indent = alerts.shown.isEmpty ? "" : String(repeating: " ", count: TextWidth.columns(label))
+            lines += hanging(indent, charset.fold(elsewhere)).map(style.dim)
         }
         let observed = clock(current.time) ?? ""
         var source = sourceText(observed: observed)
@@ -138,14 +143,15 @@ public struct TextReport: Sendable {
         TextWidth.columns(glyph) >= 2 ? "  " : " "
     }
 
-    /// `text` wrapped after `label` (in bold), its later lines indented under the text, never
-    /// leaving one word alone on its last line when the line before has more (an alert's issuer).
-    func hanging(_ label: String, _ text: String) -> [String] {
+    /// `text` wrapped after `label` (in bold, or `labelStyle`: an alert's colour), its later
+    /// lines indented under the text, never leaving one word alone on its last line when the
+    /// line before has more (an alert's issuer).
+    func hanging(_ label: String, _ text: String, labelStyle: ((String) -> String)? = nil) -> [String] {
         let indent = TextWidth.columns(label)
         let room = max(1, style.width - indent)
         let wrapped = TextWidth.withoutWidow(TextWidth.wrap(text, room, ellipsis: charset.ellipsis), width: room)
         return wrapped.enumerated().map { index, line in
-            (index == 0 ? style.bold(label) : String(repeating: " ", count: indent)) + line
+            (index == 0 ? (labelStyle ?? style.bold)(label) : String(repeating: " ", count: indent)) + line
         }
     }
 

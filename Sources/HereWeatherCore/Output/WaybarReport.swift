@@ -48,6 +48,7 @@ public enum WaybarReport {
                                                                clock: fields.output.clock, locale: locale)))
         }
         if alerts.more > 0 { lines.append(AlertText.mark(fields.output.icons) + " " + AlertText.more(alerts.more, locale: locale)) }
+        if let elsewhere = AlertText.elsewhere(fields.report, locale: locale) { lines.append(fields.charset.fold(elsewhere)) }
         lines.append(current.feelsLike != nil ? locale.text(.tooltipTemperatureFeelsLike, fields.temperature, fields.feelsLike)
                      : locale.text(.tooltipTemperature, fields.temperature))
         if let wind = TextReport.windWords(speed: current.windSpeed, direction: current.windDirection,

@@ -33,6 +33,7 @@ extension WeatherReport {
     public func shown(at now: Date) -> WeatherReport {
         var shown = self
         shown.alerts = WeatherAlert.inForce(alerts, at: alertTime(now: now), limit: Self.alertLimit)
+        shown.alertsElsewhere = WeatherAlert.inForce(alertsElsewhere, at: alertTime(now: now), limit: Self.alertLimit)
         let time = tableTime
         let step = TimeInterval(max(1, hourlyStep))
         let steps = max(1, Self.hourlyHours * 3600 / max(1, hourlyStep))
@@ -75,14 +76,15 @@ extension WeatherAlert {
         return ordered.prefix(max(0, limit)).map(\.element)
     }
 
-    /// The CAP severity's rank: Extreme 0, Severe 1, Moderate 2, Minor 3, anything else 4.
+    /// The CAP severity's rank: Extreme 0, Severe 1, Moderate 2, Minor 3; without a severity,
+    /// the awareness level's (red as Extreme, orange as Severe, yellow as Moderate); else 4.
     var severityRank: Int {
         switch severity?.lowercased() {
         case "extreme": return 0
         case "severe": return 1
         case "moderate": return 2
         case "minor": return 3
-        default: return 4
+        default: return level.map { AwarenessLevel.red.rawValue - $0.rawValue } ?? 4
         }
     }
 }

@@ -25,6 +25,11 @@ public struct WeatherReport: Sendable {
     public var daily: [DailyForecast]
     /// Warnings in force or coming, when the service gives them (Pirate Weather, One Call).
     public var alerts: [WeatherAlert]
+    /// Warnings a country's feed holds for areas the point could not be matched to
+    /// (MeteoAlarm): never shown as local, only counted (`elsewhereCountry` names the country).
+    public var alertsElsewhere: [WeatherAlert] = []
+    /// The ISO 3166-1 code of the country `alertsElsewhere` are in.
+    public var elsewhereCountry: String?
     /// The next two hours' precipitation in short steps, when the provider has it (`Nowcast`).
     public var nowcast: Nowcast?
     /// What the current conditions are (NWS: an observation or this hour's forecast); `nil`

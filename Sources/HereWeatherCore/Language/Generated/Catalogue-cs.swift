@@ -185,6 +185,20 @@ extension LanguageData {
         vysoké nebezpečí
         výrazné nebezpečí
         nízké nebezpečí
+        Bouřky
+        Vítr
+        Déšť
+        Sněžení
+        Mlha
+        Mráz
+        Náledí
+        Tání
+        Vysoké teploty
+        UV záření
+        žlutý
+        oranžový
+        červený
+        ještě %d výstraha jinde v zemi (%s), nejvyšší stupeň: %s\u{1E}ještě %d výstrahy jinde v zemi (%s), nejvyšší stupeň: %s\u{1E}ještě %d výstrah jinde v zemi (%s), nejvyšší stupeň: %s
         Jasno
         Skoro jasno
         Malá oblačnost
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=odp.
         amShort=dop.
         pmShort=odp.
+        countries=AT:Rakousko|BA:Bosna a Hercegovina|BE:Belgie|BG:Bulharsko|CH:Švýcarsko|CY:Kypr|CZ:Česko|DE:Německo|DK:Dánsko|EE:Estonsko|ES:Španělsko|FI:Finsko|FR:Francie|GB:Spojené království|GR:Řecko|HR:Chorvatsko|HU:Maďarsko|IE:Irsko|IL:Izrael|IS:Island|IT:Itálie|LT:Litva|LU:Lucembursko|LV:Lotyšsko|MD:Moldavsko|ME:Černá Hora|MK:Severní Makedonie|MT:Malta|NL:Nizozemsko|NO:Norsko|PL:Polsko|PT:Portugalsko|RO:Rumunsko|RS:Srbsko|SE:Švédsko|SI:Slovinsko|SK:Slovensko|UA:Ukrajina
         """,
         pluralForm: { n in if n == 1 { return 0 }; if (2...4).contains(n) { return 1 }; return 2 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         alvorlig
         moderat
         ringe
+        Tordenvejr
+        Blæst
+        Regn
+        Sne
+        Tåge
+        Frost
+        Isslag
+        Tøbrud
+        Hedebølge
+        UV-stråling
+        gul
+        orange
+        rød
+        %d advarsel mere andre steder i landet (%s), højeste niveau: %s\u{1E}%d advarsler mere andre steder i landet (%s), højeste niveau: %s
         Skyfrit
         Næsten skyfrit
         Let skyet
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=a
         pmShort=p
+        countries=AT:Østrig|BA:Bosnien-Hercegovina|BE:Belgien|BG:Bulgarien|CH:Schweiz|CY:Cypern|CZ:Tjekkiet|DE:Tyskland|DK:Danmark|EE:Estland|ES:Spanien|FI:Finland|FR:Frankrig|GB:Storbritannien|GR:Grækenland|HR:Kroatien|HU:Ungarn|IE:Irland|IL:Israel|IS:Island|IT:Italien|LT:Litauen|LU:Luxembourg|LV:Letland|MD:Moldova|ME:Montenegro|MK:Nordmakedonien|MT:Malta|NL:Holland|NO:Norge|PL:Polen|PT:Portugal|RO:Rumænien|RS:Serbien|SE:Sverige|SI:Slovenien|SK:Slovakiet|UA:Ukraine
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         schwer
         mäßig
         gering
+        Gewitter
+        Wind
+        Regen
+        Schneefall
+        Nebel
+        Frost
+        Glätte
+        Tauwetter
+        Hitze
+        UV-Strahlung
+        Gelb
+        Orange
+        Rot
+        %d weitere Warnung anderswo im Land (%s), höchste Stufe: %s\u{1E}%d weitere Warnungen anderswo im Land (%s), höchste Stufe: %s
         Wolkenlos
         Heiter
         Leicht bewölkt
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=AM
         pmShort=PM
+        countries=AT:Österreich|BA:Bosnien und Herzegowina|BE:Belgien|BG:Bulgarien|CH:Schweiz|CY:Zypern|CZ:Tschechien|DE:Deutschland|DK:Dänemark|EE:Estland|ES:Spanien|FI:Finnland|FR:Frankreich|GB:Vereinigtes Königreich|GR:Griechenland|HR:Kroatien|HU:Ungarn|IE:Irland|IL:Israel|IS:Island|IT:Italien|LT:Litauen|LU:Luxemburg|LV:Lettland|MD:Republik Moldau|ME:Montenegro|MK:Nordmazedonien|MT:Malta|NL:Niederlande|NO:Norwegen|PL:Polen|PT:Portugal|RO:Rumänien|RS:Serbien|SE:Schweden|SI:Slowenien|SK:Slowakei|UA:Ukraine
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

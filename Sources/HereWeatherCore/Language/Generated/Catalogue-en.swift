@@ -185,6 +185,20 @@ extension LanguageData {
         Severe
         Moderate
         Minor
+        Thunderstorms
+        Wind
+        Rain
+        Snow
+        Fog
+        Frost
+        Ice
+        Thaw
+        Heat
+        UV radiation
+        yellow
+        orange
+        red
+        %d more warning elsewhere in the country (%s), highest level: %s\u{1E}%d more warnings elsewhere in the country (%s), highest level: %s
         Clear sky
         Mainly clear
         Few clouds
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=a
         pmShort=p
+        countries=AT:Austria|BA:Bosnia & Herzegovina|BE:Belgium|BG:Bulgaria|CH:Switzerland|CY:Cyprus|CZ:Czechia|DE:Germany|DK:Denmark|EE:Estonia|ES:Spain|FI:Finland|FR:France|GB:United Kingdom|GR:Greece|HR:Croatia|HU:Hungary|IE:Ireland|IL:Israel|IS:Iceland|IT:Italy|LT:Lithuania|LU:Luxembourg|LV:Latvia|MD:Moldova|ME:Montenegro|MK:North Macedonia|MT:Malta|NL:Netherlands|NO:Norway|PL:Poland|PT:Portugal|RO:Romania|RS:Serbia|SE:Sweden|SI:Slovenia|SK:Slovakia|UA:Ukraine
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 
@@ -468,6 +483,7 @@ extension LanguageData {
     pm=PM
     amShort=a
     pmShort=p
+    countries=AT:Austria|BA:Bosnia & Herzegovina|BE:Belgium|BG:Bulgaria|CH:Switzerland|CY:Cyprus|CZ:Czechia|DE:Germany|DK:Denmark|EE:Estonia|ES:Spain|FI:Finland|FR:France|GB:United Kingdom|GR:Greece|HR:Croatia|HU:Hungary|IE:Ireland|IL:Israel|IS:Iceland|IT:Italy|LT:Lithuania|LU:Luxembourg|LV:Latvia|MD:Moldova|ME:Montenegro|MK:North Macedonia|MT:Malta|NL:Netherlands|NO:Norway|PL:Poland|PT:Portugal|RO:Romania|RS:Serbia|SE:Sweden|SI:Slovenia|SK:Slovakia|UA:Ukraine
     """
 
     /// English outside the territories of CLDR's "en" (`englishTerritories`): CLDR's "en_001".
@@ -484,5 +500,6 @@ extension LanguageData {
     pm=pm
     amShort=a
     pmShort=p
+    countries=AT:Austria|BA:Bosnia & Herzegovina|BE:Belgium|BG:Bulgaria|CH:Switzerland|CY:Cyprus|CZ:Czechia|DE:Germany|DK:Denmark|EE:Estonia|ES:Spain|FI:Finland|FR:France|GB:United Kingdom|GR:Greece|HR:Croatia|HU:Hungary|IE:Ireland|IL:Israel|IS:Iceland|IT:Italy|LT:Lithuania|LU:Luxembourg|LV:Latvia|MD:Moldova|ME:Montenegro|MK:North Macedonia|MT:Malta|NL:Netherlands|NO:Norway|PL:Poland|PT:Portugal|RO:Romania|RS:Serbia|SE:Sweden|SI:Slovenia|SK:Slovakia|UA:Ukraine
     """
 }

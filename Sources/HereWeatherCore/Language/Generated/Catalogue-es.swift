@@ -185,6 +185,20 @@ extension LanguageData {
         riesgo importante
         riesgo moderado
         riesgo bajo
+        Tormentas
+        Viento
+        Lluvias
+        Nevadas
+        Nieblas
+        Heladas
+        Hielo
+        Deshielo
+        Calor
+        Radiación UV
+        amarillo
+        naranja
+        rojo
+        %d aviso más en otras zonas del país (%s), nivel máximo: %s\u{1E}%d avisos más en otras zonas del país (%s), nivel máximo: %s
         Despejado
         Casi despejado
         Poco nuboso
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=p. m.
         amShort=a. m.
         pmShort=p. m.
+        countries=AT:Austria|BA:Bosnia y Herzegovina|BE:Bélgica|BG:Bulgaria|CH:Suiza|CY:Chipre|CZ:Chequia|DE:Alemania|DK:Dinamarca|EE:Estonia|ES:España|FI:Finlandia|FR:Francia|GB:Reino Unido|GR:Grecia|HR:Croacia|HU:Hungría|IE:Irlanda|IL:Israel|IS:Islandia|IT:Italia|LT:Lituania|LU:Luxemburgo|LV:Letonia|MD:Moldavia|ME:Montenegro|MK:Macedonia del Norte|MT:Malta|NL:Países Bajos|NO:Noruega|PL:Polonia|PT:Portugal|RO:Rumanía|RS:Serbia|SE:Suecia|SI:Eslovenia|SK:Eslovaquia|UA:Ucrania
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         vakava
         kohtalainen
         vähäinen
+        Ukkonen
+        Tuuli
+        Sade
+        Lumisade
+        Sumu
+        Halla
+        Liukkaus
+        Suojasää
+        Helle
+        UV-säteily
+        keltainen
+        oranssi
+        punainen
+        %d varoitus lisää muualla maassa (%s), korkein taso: %s\u{1E}%d varoitusta lisää muualla maassa (%s), korkein taso: %s
         Selkeää
         Melko selkeää
         Enimmäkseen selkeää
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=ip.
         amShort=ap.
         pmShort=ip.
+        countries=AT:Itävalta|BA:Bosnia ja Hertsegovina|BE:Belgia|BG:Bulgaria|CH:Sveitsi|CY:Kypros|CZ:Tšekki|DE:Saksa|DK:Tanska|EE:Viro|ES:Espanja|FI:Suomi|FR:Ranska|GB:Iso-Britannia|GR:Kreikka|HR:Kroatia|HU:Unkari|IE:Irlanti|IL:Israel|IS:Islanti|IT:Italia|LT:Liettua|LU:Luxemburg|LV:Latvia|MD:Moldova|ME:Montenegro|MK:Pohjois-Makedonia|MT:Malta|NL:Alankomaat|NO:Norja|PL:Puola|PT:Portugali|RO:Romania|RS:Serbia|SE:Ruotsi|SI:Slovenia|SK:Slovakia|UA:Ukraina
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

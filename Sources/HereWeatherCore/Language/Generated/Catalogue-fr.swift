@@ -185,6 +185,20 @@ extension LanguageData {
         sévère
         modérée
         mineure
+        Orages
+        Vent
+        Pluie
+        Neige
+        Brouillard
+        Gel
+        Verglas
+        Dégel
+        Chaleur
+        Rayonnement UV
+        jaune
+        orange
+        rouge
+        %d autre avertissement ailleurs dans le pays (%s), niveau le plus élevé : %s\u{1E}%d autres avertissements ailleurs dans le pays (%s), niveau le plus élevé : %s
         Ciel dégagé
         Généralement dégagé
         Quelques nuages
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=AM
         pmShort=PM
+        countries=AT:Autriche|BA:Bosnie-Herzégovine|BE:Belgique|BG:Bulgarie|CH:Suisse|CY:Chypre|CZ:Tchéquie|DE:Allemagne|DK:Danemark|EE:Estonie|ES:Espagne|FI:Finlande|FR:France|GB:Royaume-Uni|GR:Grèce|HR:Croatie|HU:Hongrie|IE:Irlande|IL:Israël|IS:Islande|IT:Italie|LT:Lituanie|LU:Luxembourg|LV:Lettonie|MD:Moldavie|ME:Monténégro|MK:Macédoine du Nord|MT:Malte|NL:Pays-Bas|NO:Norvège|PL:Pologne|PT:Portugal|RO:Roumanie|RS:Serbie|SE:Suède|SI:Slovénie|SK:Slovaquie|UA:Ukraine
         """,
         pluralForm: { n in if (n == 0 || n == 1) { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         súlyos
         mérsékelt
         enyhe
+        Zivatar
+        Szél
+        Eső
+        Havazás
+        Köd
+        Fagy
+        Ónos eső
+        Olvadás
+        Hőség
+        UV-sugárzás
+        sárga
+        narancs
+        piros
+        további %d figyelmeztetés az ország más részein (%s), legmagasabb szint: %s\u{1E}további %d figyelmeztetés az ország más részein (%s), legmagasabb szint: %s
         Derült
         Többnyire derült
         Gyengén felhős
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=du.
         amShort=de.
         pmShort=du.
+        countries=AT:Ausztria|BA:Bosznia-Hercegovina|BE:Belgium|BG:Bulgária|CH:Svájc|CY:Ciprus|CZ:Csehország|DE:Németország|DK:Dánia|EE:Észtország|ES:Spanyolország|FI:Finnország|FR:Franciaország|GB:Egyesült Királyság|GR:Görögország|HR:Horvátország|HU:Magyarország|IE:Írország|IL:Izrael|IS:Izland|IT:Olaszország|LT:Litvánia|LU:Luxemburg|LV:Lettország|MD:Moldova|ME:Montenegró|MK:Észak-Macedónia|MT:Málta|NL:Hollandia|NO:Norvégia|PL:Lengyelország|PT:Portugália|RO:Románia|RS:Szerbia|SE:Svédország|SI:Szlovénia|SK:Szlovákia|UA:Ukrajna
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         grave
         moderata
         lieve
+        Temporali
+        Vento
+        Pioggia
+        Neve
+        Nebbia
+        Gelo
+        Ghiaccio
+        Disgelo
+        Caldo
+        Radiazione UV
+        giallo
+        arancione
+        rosso
+        %d altro avviso altrove nel paese (%s), livello massimo: %s\u{1E}altri %d avvisi altrove nel paese (%s), livello massimo: %s
         Sereno
         Quasi sereno
         Poco nuvoloso
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=m.
         pmShort=p.
+        countries=AT:Austria|BA:Bosnia ed Erzegovina|BE:Belgio|BG:Bulgaria|CH:Svizzera|CY:Cipro|CZ:Cechia|DE:Germania|DK:Danimarca|EE:Estonia|ES:Spagna|FI:Finlandia|FR:Francia|GB:Regno Unito|GR:Grecia|HR:Croazia|HU:Ungheria|IE:Irlanda|IL:Israele|IS:Islanda|IT:Italia|LT:Lituania|LU:Lussemburgo|LV:Lettonia|MD:Moldavia|ME:Montenegro|MK:Macedonia del Nord|MT:Malta|NL:Paesi Bassi|NO:Norvegia|PL:Polonia|PT:Portogallo|RO:Romania|RS:Serbia|SE:Svezia|SI:Slovenia|SK:Slovacchia|UA:Ucraina
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         심각
         보통
         경미
+        뇌우
+        강풍
+        호우
+        대설
+        안개
+        서리
+        결빙
+        해빙
+        폭염
+        자외선
+        황색
+        주황색
+        적색
+        국내 다른 지역에 특보 %d건 더 (%s), 최고 단계: %s
         맑음
         대체로 맑음
         대체로 맑음
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=AM
         pmShort=PM
+        countries=AT:오스트리아|BA:보스니아 헤르체고비나|BE:벨기에|BG:불가리아|CH:스위스|CY:키프로스|CZ:체코|DE:독일|DK:덴마크|EE:에스토니아|ES:스페인|FI:핀란드|FR:프랑스|GB:영국|GR:그리스|HR:크로아티아|HU:헝가리|IE:아일랜드|IL:이스라엘|IS:아이슬란드|IT:이탈리아|LT:리투아니아|LU:룩셈부르크|LV:라트비아|MD:몰도바|ME:몬테네그로|MK:북마케도니아|MT:몰타|NL:네덜란드|NO:노르웨이|PL:폴란드|PT:포르투갈|RO:루마니아|RS:세르비아|SE:스웨덴|SI:슬로베니아|SK:슬로바키아|UA:우크라이나
         """,
         pluralForm: { n in return 0 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         alvorlig
         moderat
         lav
+        Tordenvær
+        Vind
+        Regn
+        Snø
+        Tåke
+        Frost
+        Glatt føre
+        Snøsmelting
+        Hete
+        UV-stråling
+        gult
+        oransje
+        rødt
+        %d farevarsel til andre steder i landet (%s), høyeste nivå: %s\u{1E}%d farevarsler til andre steder i landet (%s), høyeste nivå: %s
         Klarvær
         Stort sett klart
         Lettskyet
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=p.m.
         amShort=a
         pmShort=p
+        countries=AT:Østerrike|BA:Bosnia-Hercegovina|BE:Belgia|BG:Bulgaria|CH:Sveits|CY:Kypros|CZ:Tsjekkia|DE:Tyskland|DK:Danmark|EE:Estland|ES:Spania|FI:Finland|FR:Frankrike|GB:Storbritannia|GR:Hellas|HR:Kroatia|HU:Ungarn|IE:Irland|IL:Israel|IS:Island|IT:Italia|LT:Litauen|LU:Luxemburg|LV:Latvia|MD:Moldova|ME:Montenegro|MK:Nord-Makedonia|MT:Malta|NL:Nederland|NO:Norge|PL:Polen|PT:Portugal|RO:Romania|RS:Serbia|SE:Sverige|SI:Slovenia|SK:Slovakia|UA:Ukraina
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

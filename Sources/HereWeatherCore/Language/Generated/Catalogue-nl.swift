@@ -185,6 +185,20 @@ extension LanguageData {
         ernstig
         matig
         gering
+        Onweer
+        Wind
+        Regen
+        Sneeuw
+        Mist
+        Vorst
+        Gladheid
+        Dooi
+        Hitte
+        UV-straling
+        geel
+        oranje
+        rood
+        nog %d waarschuwing elders in het land (%s), hoogste niveau: %s\u{1E}nog %d waarschuwingen elders in het land (%s), hoogste niveau: %s
         Onbewolkt
         Vrijwel onbewolkt
         Licht bewolkt
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=p.m.
         amShort=a.m.
         pmShort=p.m.
+        countries=AT:Oostenrijk|BA:Bosnië en Herzegovina|BE:België|BG:Bulgarije|CH:Zwitserland|CY:Cyprus|CZ:Tsjechië|DE:Duitsland|DK:Denemarken|EE:Estland|ES:Spanje|FI:Finland|FR:Frankrijk|GB:Verenigd Koninkrijk|GR:Griekenland|HR:Kroatië|HU:Hongarije|IE:Ierland|IL:Israël|IS:IJsland|IT:Italië|LT:Litouwen|LU:Luxemburg|LV:Letland|MD:Moldavië|ME:Montenegro|MK:Noord-Macedonië|MT:Malta|NL:Nederland|NO:Noorwegen|PL:Polen|PT:Portugal|RO:Roemenië|RS:Servië|SE:Zweden|SI:Slovenië|SK:Slowakije|UA:Oekraïne
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         poważne zagrożenie
         umiarkowane zagrożenie
         niewielkie zagrożenie
+        Burze
+        Wiatr
+        Deszcz
+        Opady śniegu
+        Mgła
+        Przymrozki
+        Gołoledź
+        Roztopy
+        Upał
+        Promieniowanie UV
+        żółty
+        pomarańczowy
+        czerwony
+        jeszcze %d ostrzeżenie w innych częściach kraju (%s), najwyższy stopień: %s\u{1E}jeszcze %d ostrzeżenia w innych częściach kraju (%s), najwyższy stopień: %s\u{1E}jeszcze %d ostrzeżeń w innych częściach kraju (%s), najwyższy stopień: %s
         Bezchmurnie
         Prawie bezchmurnie
         Małe zachmurzenie
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=a
         pmShort=p
+        countries=AT:Austria|BA:Bośnia i Hercegowina|BE:Belgia|BG:Bułgaria|CH:Szwajcaria|CY:Cypr|CZ:Czechy|DE:Niemcy|DK:Dania|EE:Estonia|ES:Hiszpania|FI:Finlandia|FR:Francja|GB:Wielka Brytania|GR:Grecja|HR:Chorwacja|HU:Węgry|IE:Irlandia|IL:Izrael|IS:Islandia|IT:Włochy|LT:Litwa|LU:Luksemburg|LV:Łotwa|MD:Mołdawia|ME:Czarnogóra|MK:Macedonia Północna|MT:Malta|NL:Holandia|NO:Norwegia|PL:Polska|PT:Portugalia|RO:Rumunia|RS:Serbia|SE:Szwecja|SI:Słowenia|SK:Słowacja|UA:Ukraina
         """,
         pluralForm: { n in if n == 1 { return 0 }; if ((2...4).contains(n % 10) && !((12...14).contains(n % 100))) { return 1 }; return 2 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         perigo
         perigo potencial
         baixo risco
+        Tempestade
+        Vento
+        Chuva
+        Neve
+        Nevoeiro
+        Geada
+        Gelo
+        Degelo
+        Calor
+        Radiação UV
+        amarelo
+        laranja
+        vermelho
+        mais %d alerta em outras áreas do país (%s), nível máximo: %s\u{1E}mais %d alertas em outras áreas do país (%s), nível máximo: %s
         Céu limpo
         Céu quase limpo
         Poucas nuvens
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=PM
         amShort=AM
         pmShort=PM
+        countries=AT:Áustria|BA:Bósnia e Herzegovina|BE:Bélgica|BG:Bulgária|CH:Suíça|CY:Chipre|CZ:Tchéquia|DE:Alemanha|DK:Dinamarca|EE:Estônia|ES:Espanha|FI:Finlândia|FR:França|GB:Reino Unido|GR:Grécia|HR:Croácia|HU:Hungria|IE:Irlanda|IL:Israel|IS:Islândia|IT:Itália|LT:Lituânia|LU:Luxemburgo|LV:Letônia|MD:Moldávia|ME:Montenegro|MK:Macedônia do Norte|MT:Malta|NL:Países Baixos|NO:Noruega|PL:Polônia|PT:Portugal|RO:Romênia|RS:Sérvia|SE:Suécia|SI:Eslovênia|SK:Eslováquia|UA:Ucrânia
         """,
         pluralForm: { n in if (0...1).contains(n) { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         risco elevado
         risco moderado
         risco reduzido
+        Trovoada
+        Vento
+        Precipitação
+        Neve
+        Nevoeiro
+        Geada
+        Gelo
+        Degelo
+        Tempo quente
+        Radiação UV
+        amarelo
+        laranja
+        vermelho
+        mais %d aviso noutras zonas do país (%s), nível máximo: %s\u{1E}mais %d avisos noutras zonas do país (%s), nível máximo: %s
         Céu limpo
         Céu quase limpo
         Pouco nublado
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=p.m.
         amShort=a.m.
         pmShort=p.m.
+        countries=AT:Áustria|BA:Bósnia e Herzegovina|BE:Bélgica|BG:Bulgária|CH:Suíça|CY:Chipre|CZ:Chéquia|DE:Alemanha|DK:Dinamarca|EE:Estónia|ES:Espanha|FI:Finlândia|FR:França|GB:Reino Unido|GR:Grécia|HR:Croácia|HU:Hungria|IE:Irlanda|IL:Israel|IS:Islândia|IT:Itália|LT:Lituânia|LU:Luxemburgo|LV:Letónia|MD:Moldávia|ME:Montenegro|MK:Macedónia do Norte|MT:Malta|NL:Países Baixos|NO:Noruega|PL:Polónia|PT:Portugal|RO:Roménia|RS:Sérvia|SE:Suécia|SI:Eslovénia|SK:Eslováquia|UA:Ucrânia
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         allvarlig
         måttlig
         lindrig
+        Åska
+        Vind
+        Regn
+        Snö
+        Dimma
+        Frost
+        Halka
+        Töväder
+        Värme
+        UV-strålning
+        gul
+        orange
+        röd
+        %d varning till på andra håll i landet (%s), högsta nivå: %s\u{1E}%d varningar till på andra håll i landet (%s), högsta nivå: %s
         Klart
         Nästan klart
         Lätt molnighet
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=em
         amShort=fm
         pmShort=em
+        countries=AT:Österrike|BA:Bosnien och Hercegovina|BE:Belgien|BG:Bulgarien|CH:Schweiz|CY:Cypern|CZ:Tjeckien|DE:Tyskland|DK:Danmark|EE:Estland|ES:Spanien|FI:Finland|FR:Frankrike|GB:Storbritannien|GR:Grekland|HR:Kroatien|HU:Ungern|IE:Irland|IL:Israel|IS:Island|IT:Italien|LT:Litauen|LU:Luxemburg|LV:Lettland|MD:Moldavien|ME:Montenegro|MK:Nordmakedonien|MT:Malta|NL:Nederländerna|NO:Norge|PL:Polen|PT:Portugal|RO:Rumänien|RS:Serbien|SE:Sverige|SI:Slovenien|SK:Slovakien|UA:Ukraina
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

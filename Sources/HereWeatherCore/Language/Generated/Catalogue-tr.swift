@@ -185,6 +185,20 @@ extension LanguageData {
         şiddetli
         orta
         hafif
+        Gök gürültülü sağanak
+        Rüzgâr
+        Yağmur
+        Kar
+        Sis
+        Don
+        Buzlanma
+        Kar erimesi
+        Sıcak hava
+        UV ışınımı
+        sarı
+        turuncu
+        kırmızı
+        ülkenin başka yerlerinde %d uyarı daha (%s), en yüksek seviye: %s\u{1E}ülkenin başka yerlerinde %d uyarı daha (%s), en yüksek seviye: %s
         Açık
         Az bulutlu
         Az bulutlu
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=ÖS
         amShort=öö
         pmShort=ös
+        countries=AT:Avusturya|BA:Bosna-Hersek|BE:Belçika|BG:Bulgaristan|CH:İsviçre|CY:Kıbrıs|CZ:Çekya|DE:Almanya|DK:Danimarka|EE:Estonya|ES:İspanya|FI:Finlandiya|FR:Fransa|GB:Birleşik Krallık|GR:Yunanistan|HR:Hırvatistan|HU:Macaristan|IE:İrlanda|IL:İsrail|IS:İzlanda|IT:İtalya|LT:Litvanya|LU:Lüksemburg|LV:Letonya|MD:Moldova|ME:Karadağ|MK:Kuzey Makedonya|MT:Malta|NL:Hollanda|NO:Norveç|PL:Polonya|PT:Portekiz|RO:Romanya|RS:Sırbistan|SE:İsveç|SI:Slovenya|SK:Slovakya|UA:Ukrayna
         """,
         pluralForm: { n in if n == 1 { return 0 }; return 1 })
 }

@@ -185,6 +185,20 @@ extension LanguageData {
         严重
         中等
         轻微
+        雷电
+        大风
+        暴雨
+        降雪
+        大雾
+        霜冻
+        道路结冰
+        融雪
+        高温
+        紫外线
+        黄色
+        橙色
+        红色
+        国内其他地区还有 %d 条预警（%s），最高级别：%s
         晴
         少云
         少云
@@ -450,6 +464,7 @@ extension LanguageData {
         pm=下午
         amShort=上午
         pmShort=下午
+        countries=AT:奥地利|BA:波斯尼亚和黑塞哥维那|BE:比利时|BG:保加利亚|CH:瑞士|CY:塞浦路斯|CZ:捷克|DE:德国|DK:丹麦|EE:爱沙尼亚|ES:西班牙|FI:芬兰|FR:法国|GB:英国|GR:希腊|HR:克罗地亚|HU:匈牙利|IE:爱尔兰|IL:以色列|IS:冰岛|IT:意大利|LT:立陶宛|LU:卢森堡|LV:拉脱维亚|MD:摩尔多瓦|ME:黑山|MK:北马其顿|MT:马耳他|NL:荷兰|NO:挪威|PL:波兰|PT:葡萄牙|RO:罗马尼亚|RS:塞尔维亚|SE:瑞典|SI:斯洛文尼亚|SK:斯洛伐克|UA:乌克兰
         """,
         pluralForm: { n in return 0 })
 }

@@ -181,6 +181,20 @@ enum Message: Int, CaseIterable, Sendable {
     case severitySevere
     case severityModerate
     case severityMinor
+    case hazardThunderstorm
+    case hazardWind
+    case hazardRain
+    case hazardSnow
+    case hazardFog
+    case hazardFrost
+    case hazardIce
+    case hazardThaw
+    case hazardHeat
+    case hazardUv
+    case levelYellow
+    case levelOrange
+    case levelRed
+    case alertsElsewhere
     case conditionClear
     case conditionMainlyClear
     case conditionFewClouds
@@ -435,6 +449,27 @@ enum Message: Int, CaseIterable, Sendable {
 }
 
 extension Message {
+    /// The hazard.* keys, in the template's order.
+    static let hazards: [Message] = [
+        .hazardThunderstorm,
+        .hazardWind,
+        .hazardRain,
+        .hazardSnow,
+        .hazardFog,
+        .hazardFrost,
+        .hazardIce,
+        .hazardThaw,
+        .hazardHeat,
+        .hazardUv,
+    ]
+
+    /// The level.* keys, in the template's order.
+    static let levels: [Message] = [
+        .levelYellow,
+        .levelOrange,
+        .levelRed,
+    ]
+
     /// The nws-event.* keys, in the template's order.
     static let nwsEvents: [Message] = [
         .nwsEvent911TelephoneOutageEmergency,

@@ -1,0 +1,109 @@
+import HereWeatherPlaces
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A provider without alerts of its own with the official warnings of the point's country
+/// added: MET Norway for Norway, DWD for Germany, MeteoAlarm for the rest of Europe (the
+/// sources in `sources`, asked in that order: the first that covers the country is the only
+/// one asked). The country is the nearest populated place's in the offline place data
+/// (`PlaceIndex`): nothing is sent to choose it. A US point (`USRegion`), or one with no place
+/// within 100 km, asks none.
+///
+/// Like the NWS's alerts (`NWSAlertsWeatherProvider`), the warnings are a companion: asked at
+/// the same time as the weather, given `CompanionGrace` once it has answered, and a failed or
+/// late source costs only the warnings (one `--verbose` line). The recording is
+/// `{"here_weather":"regional-alerts","report":"<the provider's recording, as a string>",
+/// "alerts":<AlertRecording or null>}`: what was matched to the point at fetch time.
+public struct RegionalAlertsWeatherProvider: WeatherProvider {
+    public let base: any WeatherProvider
+    public let sources: [any AlertSource]
+    public let grace: CompanionGrace
+
+    public init(base: any WeatherProvider, sources: [any AlertSource], grace: CompanionGrace) {
+        self.base = base
+        self.sources = sources
+        self.grace = grace
+    }
+
+    public var kind: WeatherProviderKind { base.kind }
+
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        base.preconnect(units: units, until: deadline)
+    }
+
+    public func checkConfigured() throws {
+        try base.checkConfigured()
+    }
+
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        try await fetch(query, revalidating: nil)
+    }
+
+    /// The country of `coordinate` for the warnings: `nil` in the NWS's area or far from any place.
+    public static func country(of coordinate: Coordinate) -> String? {
+        guard !USRegion.contains(coordinate) else { return nil }
+        return PlaceIndex.nearest(latitude: coordinate.latitude, longitude: coordinate.longitude)?.countryCode
+    }
+
+    /// The source asked for a point in `country`: the first that covers it.
+    public func source(for country: String?) -> (any AlertSource)? {
+        guard let country else { return nil }
+        return sources.first { $0.covers(country: country) }
+    }
+
+    public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
+        let inner = stored.map { StoredWeather(recording: Self.unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
+        let country = Self.country(of: query.coordinate)
+        guard let country, let source = source(for: country) else { return try await base.fetch(query, revalidating: inner) }
+        let (base, log) = (base, grace.log)
+        let (fetched, found) = try await grace.run(.alerts, deadline: query.deadline) {
+            try await base.fetch(query, revalidating: inner)
+        } companion: { () async throws -> RegionalAlerts? in
+            do {
+                return try await source.alerts(at: query.coordinate, country: country, language: query.language,
+                                               deadline: query.deadline)
+            } catch let failure as AlertSourceFailure {
+                log("alerts (\(source.name)): \(failure.reason); shown without them")
+                return nil
+            }
+        }
+        var answer = fetched
+        Self.add(found, to: &answer.report)
+        answer.recording = Self.wrap(answer.recording, alerts: found)
+        return answer
+    }
+
+    public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
+        guard let (report, alerts) = Self.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
+        var answer = try base.report(fromRecording: report, units: units)
+        Self.add(AlertRecording.alerts(alerts), to: &answer)
+        return answer
+    }
+
+    static func add(_ alerts: RegionalAlerts?, to report: inout WeatherReport) {
+        guard let alerts else { return }
+        report.alerts += alerts.local
+        report.alertsElsewhere += alerts.elsewhere
+        report.elsewhereCountry = alerts.country
+    }
+
+    static let marker = "regional-alerts"
+
+    /// `recording` with `alerts` around it, as the cache stores it.
+    public static func wrap(_ recording: Data, alerts: RegionalAlerts?) -> Data {
+        let report = JSONOutput.string(String(decoding: recording, as: UTF8.self)).serialized()
+        let body = alerts.map { AlertRecording.object($0).serialized() } ?? "null"
+        return Data(#"{"here_weather":"\#(marker)","report":"#.utf8) + Data(report.utf8)
+            + Data(#","alerts":"#.utf8) + Data(body.utf8) + Data("}".utf8)
+    }
+
+    /// The provider's recording and the warnings of a wrapped recording; `nil` for any other.
+    static func unwrap(_ data: Data) -> (report: Data, alerts: JSONValue?)? {
+        guard data.starts(with: Data(#"{"here_weather":"#.utf8)), let value = try? JSONValue.parse(data),
+              value["here_weather"]?.string == marker, let report = value["report"]?.string else { return nil }
+        return (Data(report.utf8), value["alerts"])
+    }
+}
