@@ -65,11 +65,13 @@ import HereWeatherCore
     /// 600 KB issue 30 gives the languages (the catalogues of 20 and CLDR's conventions: about
     /// 440 KB measured with 21 catalogues, docs/benchmark.md), and 400 KB for what came with them
     /// (--follow, the NWS's sunrise, the gpsd probe, usage wording: 19,475,416 bytes in all when
-    /// they landed, 1 KB over the earlier limit). Issue 16 asks for 15 MB; linking
+    /// they landed, 1 KB over the earlier limit), and 500 KB for the air and the sun (issue 33,
+    /// +139 KB), the official warnings beyond the US (issue 34, +176 KB), the US boundary and
+    /// --follow on the system bus (19,925,976 bytes in all when they landed). Issue 16 asks for 15 MB; linking
     /// with lld (RELR relocations, no exported symbols) and 8-byte place records brought it from
     /// 20.3 MB to 17.8 MB, and what remains is mostly the Swift runtime, FoundationEssentials
     /// and the regex engine it pulls in (see the benchmark docs).
-    static let installedSizeLimit = 18 * 1024 * 1024 + 1_000_000
+    static let installedSizeLimit = 18 * 1024 * 1024 + 1_500_000
 
     /// Checks that the installed `binary` stands alone, as on a machine without Swift: it links
     /// no Swift library (`ldd`), carries no symbol table (stripped), and runs `--version` and
