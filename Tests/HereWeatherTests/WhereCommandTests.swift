@@ -1,17 +1,34 @@
 import Foundation
 import Testing
+@testable import HereWeatherCore
 
 /// `here-weather where` and the location options, run as a user runs them.
 @Suite struct WhereCommandTests {
     func log(_ name: String) -> String { Fixtures.url("nmea/\(name)").path }
+
+    /// `where` and a report without a place name show a coordinate with the same decimals
+    /// (issue 35 D24: `where` had 6, the report 4).
+    @Test func coordinatesHaveTheReportsDecimals() {
+        let fix = Location(coordinate: Coordinate(latitude: -37.813611, longitude: 144.963056), horizontalAccuracy: 5,
+                           timestamp: Date(timeIntervalSince1970: 1_764_000_000), source: .fixed)
+        for locale in [UserLocale.english, UserLocale(language: "de")] {
+            let text = LocationReport.text(fix, now: fix.timestamp, locale: locale)
+            let pair = locale.coordinate(fix.coordinate)
+            for value in [locale.number(37.813611, 4), locale.number(144.963056, 4)] {
+                #expect(text.contains(value) && pair.contains(value), "\(text) / \(pair)")
+            }
+            #expect(!text.contains(locale.number(37.813611, 6)), "\(text)")
+        }
+    }
 
     @Test func textLooksLikeWhereAmI() async throws {
         let result = try await InProcessCommand().run(["where", "--replay", log("hdop-only.nmea")])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         // gpsd's first fix: the log's first epoch (the daemon reports it: Fixtures/gpsd-json).
-        #expect(lines.contains("Latitude:  39.739236°"))
-        #expect(lines.contains("Longitude: -104.990246°"))
+        // The same decimals as a report's place ("39.7392°N, 104.9902°W"; issue 35 D24).
+        #expect(lines.contains("Latitude:  39.7392°"), "\(lines)")
+        #expect(lines.contains("Longitude: -104.9902°"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("Accuracy:") && $0.contains("(estimated from HDOP)") })
         #expect(lines.contains { $0.hasPrefix("Altitude:  1609.") })
         #expect(lines.contains("Source:    NMEA replay, 3D fix"))

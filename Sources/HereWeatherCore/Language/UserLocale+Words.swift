@@ -74,10 +74,14 @@ extension UserLocale {
         Formatting.compassPoints.firstIndex(of: english).map { text(Self.compassMessages[$0]) } ?? english
     }
 
+    /// The decimals of a coordinate shown to a person, in a report's place and in `where`
+    /// alike (4: about 11 m, well inside any source's accuracy for the weather; JSON keeps all).
+    static let coordinateDecimals = 4
+
     /// "27.9506°N, 82.4572°W".
     func coordinate(_ coordinate: Coordinate) -> String {
-        let latitude = number(abs(coordinate.latitude), 4)
-        let longitude = number(abs(coordinate.longitude), 4)
+        let latitude = number(abs(coordinate.latitude), Self.coordinateDecimals)
+        let longitude = number(abs(coordinate.longitude), Self.coordinateDecimals)
         return text(.coordinatePair, text(coordinate.latitude < 0 ? .coordinateSouth : .coordinateNorth, latitude),
                     text(coordinate.longitude < 0 ? .coordinateWest : .coordinateEast, longitude))
     }

@@ -21,8 +21,8 @@ public enum LocationReport {
                             locale: UserLocale = .english, width: Int? = nil) -> String {
         let degree = charset.degree
         var rows: [(String, String)] = [
-            (locale.text(.whereLatitude), locale.number(location.coordinate.latitude, 6) + degree),
-            (locale.text(.whereLongitude), locale.number(location.coordinate.longitude, 6) + degree),
+            (locale.text(.whereLatitude), locale.number(location.coordinate.latitude, UserLocale.coordinateDecimals) + degree),
+            (locale.text(.whereLongitude), locale.number(location.coordinate.longitude, UserLocale.coordinateDecimals) + degree),
             (locale.text(.whereAccuracy), accuracyText(location, locale)),
         ]
         if let altitude = location.altitude {
