@@ -42,7 +42,7 @@ public struct AirQualityWeatherProvider: WeatherProvider {
     }
 
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
-        let inner = stored.map { StoredWeather(recording: Self.unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
+        let inner = Self.recording.inner(stored)
         let (base, air) = (base, air)
         let (fetched, body) = try await grace.run(.airQuality, deadline: query.deadline) {
             try await base.fetch(query, revalidating: inner)
@@ -51,29 +51,16 @@ public struct AirQualityWeatherProvider: WeatherProvider {
         }
         var answer = fetched
         answer.report.airQuality = AirQualityDecoder.decode(body.flatMap { try? JSONValue.parse($0) })
-        answer.recording = Self.wrap(answer.recording, air: body)
+        answer.recording = Self.recording.wrap(answer.recording, body: body)
         return answer
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        guard let (report, airBody) = Self.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
+        guard let (report, airBody) = Self.recording.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
         var answer = try base.report(fromRecording: report, units: units)
         answer.airQuality = AirQualityDecoder.decode(airBody)
         return answer
     }
 
-    static let marker = "air-quality"
-
-    static func wrap(_ recording: Data, air: Data?) -> Data {
-        let report = JSONOutput.string(String(decoding: recording, as: UTF8.self)).serialized()
-        return Data(#"{"here_weather":"\#(marker)","report":"#.utf8) + Data(report.utf8)
-            + Data(#","air_quality":"#.utf8) + (air ?? Data("null".utf8)) + Data("}".utf8)
-    }
-
-    /// The provider's recording and the air body of a wrapped recording; `nil` for any other.
-    static func unwrap(_ data: Data) -> (report: Data, air: JSONValue?)? {
-        guard data.starts(with: Data(#"{"here_weather":"#.utf8)), let value = try? JSONValue.parse(data),
-              value["here_weather"]?.string == marker, let report = value["report"]?.string else { return nil }
-        return (Data(report.utf8), value["air_quality"])
-    }
+    static let recording = CompanionRecording(marker: "air-quality", key: "air_quality")
 }

@@ -55,7 +55,7 @@ public struct RegionalAlertsWeatherProvider: WeatherProvider {
     }
 
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
-        let inner = stored.map { StoredWeather(recording: Self.unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
+        let inner = Self.recording.inner(stored)
         let country = Self.country(of: query.coordinate)
         guard let country, let source = source(for: country) else { return try await base.fetch(query, revalidating: inner) }
         let (base, log) = (base, grace.log)
@@ -77,7 +77,7 @@ public struct RegionalAlertsWeatherProvider: WeatherProvider {
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        guard let (report, alerts) = Self.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
+        guard let (report, alerts) = Self.recording.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
         var answer = try base.report(fromRecording: report, units: units)
         Self.add(AlertRecording.alerts(alerts), to: &answer)
         return answer
@@ -90,20 +90,10 @@ public struct RegionalAlertsWeatherProvider: WeatherProvider {
         report.elsewhereCountry = alerts.country
     }
 
-    static let marker = "regional-alerts"
+    static let recording = CompanionRecording(marker: "regional-alerts", key: "alerts")
 
     /// `recording` with `alerts` around it, as the cache stores it.
     public static func wrap(_ recording: Data, alerts: RegionalAlerts?) -> Data {
-        let report = JSONOutput.string(String(decoding: recording, as: UTF8.self)).serialized()
-        let body = alerts.map { AlertRecording.object($0).serialized() } ?? "null"
-        return Data(#"{"here_weather":"\#(marker)","report":"#.utf8) + Data(report.utf8)
-            + Data(#","alerts":"#.utf8) + Data(body.utf8) + Data("}".utf8)
-    }
-
-    /// The provider's recording and the warnings of a wrapped recording; `nil` for any other.
-    static func unwrap(_ data: Data) -> (report: Data, alerts: JSONValue?)? {
-        guard data.starts(with: Data(#"{"here_weather":"#.utf8)), let value = try? JSONValue.parse(data),
-              value["here_weather"]?.string == marker, let report = value["report"]?.string else { return nil }
-        return (Data(report.utf8), value["alerts"])
+        Self.recording.wrap(recording, body: alerts.map { Data(AlertRecording.object($0).serialized().utf8) })
     }
 }

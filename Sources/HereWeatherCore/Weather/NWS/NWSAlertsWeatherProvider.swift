@@ -42,7 +42,7 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
     }
 
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
-        let inner = stored.map { StoredWeather(recording: Self.unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
+        let inner = Self.recording.inner(stored)
         guard USRegion.contains(query.coordinate) else { return try await base.fetch(query, revalidating: inner) }
         let (base, alerts) = (base, alerts)
         let (fetched, body) = try await grace.run(.alerts, deadline: query.deadline) {
@@ -52,30 +52,16 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
         }
         var answer = fetched
         answer.report.alerts += NWSAlertsDecoder.alerts(body.flatMap { try? JSONValue.parse($0) })
-        answer.recording = Self.wrap(answer.recording, alerts: body)
+        answer.recording = Self.recording.wrap(answer.recording, body: body)
         return answer
     }
 
     public func report(fromRecording data: Data, units: Units) throws -> WeatherReport {
-        guard let (report, alertsBody) = Self.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
+        guard let (report, alertsBody) = Self.recording.unwrap(data) else { return try base.report(fromRecording: data, units: units) }
         var answer = try base.report(fromRecording: report, units: units)
         answer.alerts += NWSAlertsDecoder.alerts(alertsBody)
         return answer
     }
 
-    static let marker = "nws-alerts"
-
-    static func wrap(_ recording: Data, alerts: Data?) -> Data {
-        let report = JSONOutput.string(String(decoding: recording, as: UTF8.self)).serialized()
-        return Data(#"{"here_weather":"\#(marker)","report":"#.utf8) + Data(report.utf8)
-            + Data(#","alerts":"#.utf8) + (alerts ?? Data("null".utf8)) + Data("}".utf8)
-    }
-
-    /// The provider's recording and the alerts body of a wrapped recording; `nil` for any other.
-    static func unwrap(_ data: Data) -> (report: Data, alerts: JSONValue?)? {
-        // Only a wrapped recording starts with the marker: others are not parsed twice.
-        guard data.starts(with: Data(#"{"here_weather":"#.utf8)), let value = try? JSONValue.parse(data),
-              value["here_weather"]?.string == marker, let report = value["report"]?.string else { return nil }
-        return (Data(report.utf8), value["alerts"])
-    }
+    static let recording = CompanionRecording(marker: "nws-alerts", key: "alerts")
 }
