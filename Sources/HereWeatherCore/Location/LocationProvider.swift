@@ -22,11 +22,32 @@ public protocol LocationSourceProvider: LocationProvider {
     /// The library this source reads through, as doctor names it ("libgps: libgps.so.30
     /// (gpsd 3.25, API 14), /lib/x86_64-linux-gnu/libgps.so.30"); `nil` when there is none to name.
     var libraryNote: String? { get }
+    /// This source's fixes as they come, kept open while `--follow` runs (gpsd's WATCH stream,
+    /// GeoClue's LocationUpdated, an NMEA device, FIFO or log): `nil` for a source that answers
+    /// once (Wi-Fi, IP, a fixed place). Only asked of the source that won the request, so its
+    /// permission is already granted. Fixes are judged as `requestLocation` judges them
+    /// (`request`'s desired accuracy and max age); its deadline does not apply.
+    func watch(_ request: LocationRequest) -> LocationWatch?
 }
 
 extension LocationSourceProvider {
     public func answersAtOnce(_ request: LocationRequest) -> Bool { false }
     public var libraryNote: String? { nil }
+    public func watch(_ request: LocationRequest) -> LocationWatch? { nil }
+}
+
+/// A live source kept open while `--follow` runs: each qualifying fix as it comes, in order.
+///
+/// `start` is called once, with where to say what went wrong (`--verbose`'s notes); the stream
+/// ends when the source does (gpsd went away, a log ended), and the source is closed when the
+/// stream's consumer stops (`onTermination`). Waiting for the next fix blocks on the source's
+/// descriptor (a thread of its own, as `BlockingCall.startThread`), never on a polling timer.
+public struct LocationWatch: Sendable {
+    public let start: @Sendable (_ log: @escaping @Sendable (String) -> Void) -> AsyncStream<Location>
+
+    public init(start: @escaping @Sendable (_ log: @escaping @Sendable (String) -> Void) -> AsyncStream<Location>) {
+        self.start = start
+    }
 }
 
 /// What a source that gave no fix was doing, which decides the advice: a receiver that is
