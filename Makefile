@@ -59,7 +59,7 @@ test: build
 ## runs the tests"), on the build `make test` made. CI runs `make test` as an ordinary user in a
 ## 0700 home, then this as root. TestUserTests checks that the list has every such suite.
 ## Under sudo, what root wrote in the build folders is given back to the user who ran sudo.
-ROOT_TESTS = InstallTests/debianPackage|ResourceLimitTests|FileFaultTests|FileSafetyTests|GeoClueTests|TestUserTests|GPSDUnreachableTests
+ROOT_TESTS = InstallTests/debianPackage|ResourceLimitTests|FileFaultTests|FileSafetyTests|GeoClueTests|TestUserTests|GPSDUnreachableTests|WaybarFollowTests
 test-root:
 	HERE_WEATHER_BINARY="$(abspath $(BINARY))" scripts/test-watchdog --limit $(TEST_TIME_LIMIT) -- \
 		$(SWIFT) test --skip-build --disable-xctest --filter '$(ROOT_TESTS)'; status=$$?; \
