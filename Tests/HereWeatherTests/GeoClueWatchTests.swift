@@ -185,11 +185,20 @@ import Testing
     }
 
     /// While nothing moves, the watch's thread sleeps in `poll` with no timeout: no timer,
-    /// and no wake-up at all over an idle second (its voluntary context switches unchanged).
+    /// and no wake-up at all over an idle second (its voluntary context switches unchanged;
+    /// strace on it while idle shows no system call at all), and no signal can interrupt it.
     @Test func anIdleWatchSleepsInPollWithNoTimeout() async throws {
         let service = try await GeoClueService.started(fixture: "follow-oslo.json")
         defer { service.stop() }
-        let watched = Watched(try Self.watch(service.address))
+        let watch = try Self.watch(service.address)
+        // Started from a thread that blocks no signal (Swift's pool threads block most): the
+        // watch's thread must block them itself, not inherit it.
+        let watched = try await BlockingCall.run { () -> Result<Watched, Error> in
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            return .success(Watched(watch))
+        }
         defer { watched.stopConsuming() }
         try #require(try await Self.eventually { watched.count == 1 })
         var thread: String?
@@ -203,6 +212,12 @@ import Testing
         try await Task.sleep(for: .seconds(1))
         #expect(Self.voluntarySwitches(task) == switches, "the idle watch woke up")
         #expect(Self.isInPollForever(task), "\(Self.syscall(task))")
+        // The process's signals (follow's SIGUSR1 and SIGTERM) go to other threads: they
+        // never interrupt this wait.
+        let blocked = Self.statusField("SigBlk:", of: task).flatMap { UInt64($0, radix: 16) } ?? 0
+        for signal in [SIGUSR1, SIGTERM, SIGINT, SIGCHLD] {
+            #expect(blocked & (1 << UInt64(signal - 1)) != 0, "signal \(signal) is not blocked: \(String(blocked, radix: 16))")
+        }
     }
 
     /// GeoClue is asked for moves of the desired accuracy, 1 km at most (the default cell of
@@ -268,7 +283,13 @@ import Testing
     }
 
     static func voluntarySwitches(_ task: String) -> String? {
+        statusField("voluntary_ctxt_switches:", of: task)
+    }
+
+    /// A field of the thread's `status`, its value without spaces.
+    static func statusField(_ name: String, of task: String) -> String? {
         let status = (try? String(contentsOfFile: task + "/status", encoding: .utf8)) ?? ""
-        return status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }.map(String.init)
+        return status.split(separator: "\n").first { $0.hasPrefix(name) }
+            .map { $0.dropFirst(name.count).trimmingCharacters(in: .whitespaces) }
     }
 }

@@ -102,6 +102,7 @@ struct GeoClueFollower: Sendable {
 
     func run() {
         Self.nameThisThread()
+        Self.leaveSignalsToOtherThreads()
         let bus: DBusConnection
         do {
             bus = try connect()
@@ -215,6 +216,16 @@ struct GeoClueFollower: Sendable {
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         _ = threadName.withCString { write(descriptor, $0, strlen($0)) }
+    }
+
+    /// Blocks the signals a process is sent (SIGUSR1, SIGTERM, SIGCHLD ...) on this thread, so
+    /// that another thread takes them: they never interrupt this one's wait, which would wake
+    /// it for nothing. Faults stay deliverable.
+    static func leaveSignalsToOtherThreads() {
+        var signals = sigset_t()
+        sigfillset(&signals)
+        for fault in [SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS] { sigdelset(&signals, fault) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
     /// What went wrong, as GeoClue's user reads it.
