@@ -15,11 +15,25 @@ import Testing
         let value = Mutex(0)
     }
 
+    /// The test's fixes, handed out one `next()` at a time, counting the asks: once the follower
+    /// asks for the fix after the last one yielded, it has taken them all.
+    final class Fixes: @unchecked Sendable {
+        private var iterator: AsyncStream<Location>.Iterator
+        let pulls = Count()
+
+        init(_ stream: AsyncStream<Location>) { iterator = stream.makeAsyncIterator() }
+
+        func next() async -> Location? {
+            pulls.value.withLock { $0 += 1 }
+            return await iterator.next()
+        }
+    }
+
     /// A gpsd stand-in: it answers `first`, and its watch sends what the test yields.
     struct WatchedSource: LocationSourceProvider {
         let first: Coordinate
         let clock: TestClock
-        let fixes: AsyncStream<Location>
+        let fixes: Fixes
         let watches: Count
 
         var source: LocationSource { .gpsd }
@@ -31,7 +45,7 @@ import Testing
         func watch(_ request: LocationRequest) -> LocationWatch? {
             watches.value.withLock { $0 += 1 }
             let fixes = fixes
-            return LocationWatch { _ in fixes }
+            return LocationWatch { _ in AsyncStream(unfolding: { await fixes.next() }) }
         }
     }
 
@@ -45,7 +59,8 @@ import Testing
         let clock = TestClock()
         let (fixes, send) = AsyncStream.makeStream(of: Location.self)
         let watches = Count()
-        let source = WatchedSource(first: Coordinate(latitude: 27.9514, longitude: -82.459), clock: clock, fixes: fixes,
+        let taken = Fixes(fixes)
+        let source = WatchedSource(first: Coordinate(latitude: 27.9514, longitude: -82.459), clock: clock, fixes: taken,
                                    watches: watches)
         let runner = try InProcessCommand(queued: false)
         try runner.writeConfig("""
@@ -86,6 +101,7 @@ import Testing
 
         send.yield(fix(28.0, -82.0))
         send.yield(fix(27.77, -82.64))  // St. Petersburg: the newest, within the minute.
+        #expect(try await waitUntil { taken.pulls.value.withLock { $0 } == 5 }, "the follower took the 4 fixes")
         clock.advance(30)
         #expect(await clock.waitForSleepers(within: FollowCommandTests.bound))
         #expect(server.requests.count == 2, "within the minute of the last move: \(server.requests)")
@@ -103,6 +119,32 @@ import Testing
         let result = try await following.stop()
         #expect(result?.status == 0, "\(result?.stderr ?? "")")
         #expect(following.lines.count == 3, "\(following.lines)")
+    }
+
+    /// The real gpsd (`GPSDHarness`) watched in-process: when gpsd goes away, the watch ends,
+    /// the place and the line stay, and `--verbose` says so once.
+    @Test func gpsdGoingAwayLeavesTheLastPlaceAndSaysSoOnce() async throws {
+        let server = try Self.server()
+        let harness = try await GPSDHarness.started()
+        defer { harness.stop() }
+        let clock = TestClock()
+        let runner = try InProcessCommand(queued: false)
+        try runner.writeConfig(harness.onlySourceConfig + "\n" + FollowMoveProcessTests.weather(server.baseURL))
+        harness.feed(Fixtures.url("nmea/moving.nmea"))
+        var following = Following(clock: clock)
+        var system = RunSystem.test(gpsd: .libgps(clock: clock), clock: clock)
+        system.followEvents = following.events.source
+        following.start(runner, ["--format", "%l", "--verbose"], system: system)
+        #expect(try await waitUntil { following.lines.count == 1 }, "\(following.stderr.text)")
+        #expect(try await waitUntil { harness.watchEnables >= 2 }, "the watch's connection: \(harness.stderrTail())")
+        harness.stop()
+        let note = "--follow: gpsd on 127.0.0.1:\(harness.port) closed the connection. Following the last place."
+        #expect(try await waitUntil { following.stderr.text.contains(note) }, "\(following.stderr.text)")
+        #expect(await clock.waitForSleepers(within: FollowCommandTests.bound))
+        let result = try await following.stop()
+        #expect(result?.status == 0)
+        #expect(following.stderr.text.components(separatedBy: note).count == 2, "said once: \(following.stderr.text)")
+        #expect(following.lines.count == 1, "\(following.lines)")
     }
 }
 
