@@ -44,19 +44,6 @@ public struct FixSelector: Sendable {
         return nil
     }
 
-    /// A watched source's fix (`LocationSourceProvider.watch`) observed at `now`, when it
-    /// qualifies: a real position no older than max age, within the desired accuracy. A watch
-    /// has no deadline to wait for, so `best` takes every fix of known accuracy.
-    public func admits(_ fix: Location, now: Date) -> Location? {
-        guard fix.coordinate.isValid, isFresh(fix, at: now) else { return nil }
-        let met = request.desiredAccuracy == .best ? fix.horizontalAccuracy != nil
-            : request.desiredAccuracy.isMet(by: fix.horizontalAccuracy)
-        guard met else { return nil }
-        var answer = fix
-        answer.meetsDesiredAccuracy = true
-        return answer
-    }
-
     /// The answer when the deadline passes or the input ends at `now`: the best fix seen, if
     /// it has not grown older than max age meanwhile.
     public func answerAtDeadline(now: Date) -> Location? {

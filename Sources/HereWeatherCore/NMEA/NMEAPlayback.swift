@@ -30,7 +30,7 @@ struct NMEAPlayback {
     /// Whether the input is a live feed (device, FIFO, pipe) rather than a log file.
     let live: Bool
     /// A watch (`--follow`'s moving place) rather than a request: no deadline, and every fix
-    /// that qualifies is an answer (`FixSelector.admits`).
+    /// that qualifies is an answer (`FixSelector.judgedWhileWatching`).
     var watches = false
     /// The run's clock: a live feed's arrival dates, the deadline, the waits between epochs.
     let clock: any RunClock
@@ -101,9 +101,10 @@ struct NMEAPlayback {
         return judge(location, now: fix.time).map { Step.answer(onLogClock($0)) } ?? .next
     }
 
-    /// A request's answer (`FixSelector.consider`), or a watch's (`admits`).
+    /// A request's answer (`FixSelector.consider`), or a watch's (`judgedWhileWatching`).
     private mutating func judge(_ location: Location, now: Date) -> Location? {
-        watches ? selector.admits(location, now: now) : selector.consider(location, now: now)
+        watches ? FixSelector.judgedWhileWatching(location, for: selector.request, now: now)
+            : selector.consider(location, now: now)
     }
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.

@@ -49,11 +49,6 @@ public struct GeoClueAgentGate: LocationSourceProvider {
         await base.isPresent()
     }
 
-    /// GeoClue's own watch: asked only of the source that won, which had an agent.
-    public func watch(_ request: LocationRequest) -> LocationWatch? {
-        base.watch(request)
-    }
-
     /// The verdict on the memory now, the bus included; nil without a memory that can be read.
     public func verdict() async -> GeoClueAgentSituation.Verdict? {
         let now = clock.date
