@@ -526,6 +526,55 @@ def build_drive():
     return fx
 
 
+def build_moving():
+    """drive.nmea's first 40 s, shifted 256 m north along its own course: the
+    car starts 143 m south of 2 decimals' cell edge (27.955) and crosses it
+    after 11 s, so the weather's cell changes once (27.95 -> 27.96, -82.46
+    both) within a minute of log time."""
+    fx = Fixture("moving.nmea")
+    rnd = random.Random(202)
+    t0 = dt.datetime(2026, 11, 21, 23, 57, 0)
+    n = 40
+    lat, lon = offset_m(27.951420, -82.459010, 256.0, 0.0)
+    sky = make_sky(22, [1, 3, 6, 11, 14, 17, 19, 22, 24, 28, 32], el_lo=10)
+    prof = drive_profile(n)
+    facts_pos = []
+    for i in range(n):
+        t = t0 + dt.timedelta(seconds=i)
+        v, c = prof[i]
+        if i > 0:
+            pv, pc = prof[i - 1]
+            lat, lon = step(lat, lon, (v + pv) / 2.0, (c + pc) / 2.0, 1.0)
+        used = best_sats(sky, i, 8)
+        pdop, hdop, vdop = dops(8, 0.05 * math.sin(i / 13.0))
+        alt = 12.0 + 2.0 * math.sin(i / 60.0)
+        sog = v / KNOT
+        cog = c if v > 0.3 else None
+        fx.add(rmc("GP", t, "A", lat, lon, sog, cog, mode="A"))
+        fx.add(vtg("GP", cog, sog))
+        fx.add(gga("GP", t, lat, lon, 1, 8, hdop, alt, -28.5))
+        fx.add(gsa("GP", 3, [s.prn for s in used], pdop, hdop, vdop))
+        entries = [(s.prn, s.el(i), s.az(i), snr_of(s, i, rnd)) for s in sky]
+        fx.addall(gsv("GP", entries))
+        fx.add(gll("GP", t, lat, lon, "A", "A"))
+        maj = 4.6 + 0.8 * math.sin(i / 17.0)
+        mnr = 2.9 + 0.4 * math.cos(i / 23.0)
+        lsd, osd = error_ellipse(maj, mnr, 35.0)
+        fx.add(gst("GP", t, 6.5 + math.sin(i / 9.0), lsd, osd, maj * 1.5))
+        facts_pos.append((t, lat, lon))
+    first_out = next(i for i, (_, la, _) in enumerate(facts_pos) if round(la, 2) != round(facts_pos[0][1], 2))
+    fx.facts.update({
+        "epochs": n, "valid_epochs": n,
+        "first_fix": dict(fix_fact(*facts_pos[0]), mode=3),
+        "last_in_first_cell": fix_fact(*facts_pos[first_out - 1]),
+        "first_in_second_cell": fix_fact(*facts_pos[first_out]),
+        "last_fix": dict(fix_fact(*facts_pos[-1]), mode=3),
+        "cells_at_2_decimals": [[round(facts_pos[0][1], 2), round(facts_pos[0][2], 2)],
+                                [round(facts_pos[-1][1], 2), round(facts_pos[-1][2], 2)]],
+    })
+    return fx
+
+
 # --------------------------------------------------------------------------
 # 3. fix-lost (tunnel)
 # --------------------------------------------------------------------------
@@ -1239,7 +1288,7 @@ BUILDERS = [build_cold_start, build_drive, build_fix_lost, build_bad_checksums,
             build_multi, build_10hz, build_southern_eastern, build_no_fix,
             build_hdop_only, build_simulated, build_southern_western,
             build_simulator_status_v, build_zero_satellites, build_mid_epoch,
-            build_10hz_gga_first, build_rmc_first, build_sounder]
+            build_10hz_gga_first, build_rmc_first, build_sounder, build_moving]
 
 
 # --------------------------------------------------------------------------

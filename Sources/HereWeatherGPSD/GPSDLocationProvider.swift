@@ -87,6 +87,65 @@ final class GPSDSession: @unchecked Sendable {
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     func run() -> Result<Location, Error> {
+        connected { connection in
+            let seconds = request.secondsLeft(at: clock.now)
+            var rules = GPSDSessionRules(request: request, address: address)
+            var end = GPSDSessionRules.End.deadline
+            // Whether the last read delivered a line: libgps may hold more whole lines, which a
+            // wait on the socket would not see, so read again before waiting (see CGPS/shim.h).
+            var mayHoldMore = false
+            while !cancelled.load(ordering: .relaxed) {
+                let remaining = clock.now.duration(to: request.deadline)
+                guard remaining > .zero else { break }
+                if !mayHoldMore {
+                    let slice = min(remaining, .milliseconds(100))
+                    guard hw_gps_socket_readable(connection.socket, max(1, Int32(slice.wholeMilliseconds))) else { continue }
+                }
+                let count = connection.read()
+                guard count >= 0 else {
+                    end = hw_gps_peer_closed(connection.socket) ? .closed : .unreadable
+                    break
+                }
+                mayHoldMore = count > 0
+                guard count > 0 else { continue }   // no whole line yet: nothing to judge
+                switch rules.receive(connection.report(), arrival: clock.date) {
+                case .continue: continue
+                case .answer(let location): return .success(location)
+                case .fail(let error): return .failure(error)
+                }
+            }
+            switch rules.end(end, at: clock.date, seconds: seconds) {
+            case .answer(let location): return .success(location)
+            case .fail(let error): return .failure(error)
+            case .continue: return .failure(LocationError.noFix(source: "GPS", seconds: seconds, seen: rules.seen,
+                                                                             state: rules.noFixState))
+            }
+        }
+    }
+
+    /// An open connection to gpsd, watching: libgps's handle, the buffer each report's line is
+    /// copied into, and the socket to wait on.
+    struct Connection {
+        let handle: UnsafeMutableRawPointer
+        let message: UnsafeMutablePointer<CChar>
+        let socket: Int32
+        let libgps: LibGPSLibrary
+
+        /// `gps_read`: the length of the line it handed out (0: no whole line yet), or < 0.
+        func read() -> Int32 { libgps.read(handle, message, HW_GPS_MESSAGE_SIZE) }
+
+        /// The report whose line the last read handed out.
+        func report() -> GPSDReport {
+            // The line gpsd sent (its CR LF's CR included: JSON whitespace); not JSON: not gpsd's report.
+            let line = UnsafeRawPointer(message).assumingMemoryBound(to: UInt8.self)
+            let length = strnlen(message, Int(HW_GPS_MESSAGE_SIZE) - 1)
+            return GPSDReport(json: UnsafeBufferPointer(start: line, count: length)) ?? .other
+        }
+    }
+
+    /// Connects to gpsd, asks it to watch, and runs `body` on the connection, which is closed
+    /// after; the failure to connect when there is none.
+    func connected<T>(_ body: (Connection) -> Result<T, Error>) -> Result<T, Error> {
         let libgps: LibGPSLibrary
         switch library() {
         case .usable(let found): libgps = found
@@ -101,7 +160,7 @@ final class GPSDSession: @unchecked Sendable {
             handle.deallocate()
             message.deallocate()
         }
-        let (open, close, stream, read) = (libgps.open, libgps.close, libgps.stream, libgps.read)
+        let (open, close, stream) = (libgps.open, libgps.close, libgps.stream)
         if !isLoopback, let failure = probe() { return .failure(failure) }
         let opened = open(host, String(port), handle)
         guard opened == 0 else { return .failure(openError(errno, libgps)) }
@@ -110,47 +169,11 @@ final class GPSDSession: @unchecked Sendable {
         guard socket >= 0 else {
             return .failure(unusable(.socketNotFound(file: libgps.path, soname: libgps.version.soname)))
         }
-        let seconds = request.secondsLeft(at: clock.now)
         defer { _ = stream(handle, HW_GPS_WATCH_DISABLE, nil) }
         guard hw_gps_set_nonblocking(socket), stream(handle, HW_GPS_WATCH_ENABLE | HW_GPS_WATCH_JSON, nil) >= 0 else {
             return .failure(LocationError.gpsdClosed(address: address))
         }
-        var rules = GPSDSessionRules(request: request, address: address)
-        var end = GPSDSessionRules.End.deadline
-        // Whether the last read delivered a line: libgps may hold more whole lines, which a
-        // wait on the socket would not see, so read again before waiting (see CGPS/shim.h).
-        var mayHoldMore = false
-        while !cancelled.load(ordering: .relaxed) {
-            let remaining = clock.now.duration(to: request.deadline)
-            guard remaining > .zero else { break }
-            if !mayHoldMore {
-                let slice = min(remaining, .milliseconds(100))
-                guard hw_gps_socket_readable(socket, max(1, Int32(slice.wholeMilliseconds))) else { continue }
-            }
-            let count = read(handle, message, HW_GPS_MESSAGE_SIZE)
-            guard count >= 0 else {
-                end = hw_gps_peer_closed(socket) ? .closed : .unreadable
-                break
-            }
-            mayHoldMore = count > 0
-            guard count > 0 else { continue }   // no whole line yet: nothing to judge
-            let arrival = clock.date
-            // The line gpsd sent (its CR LF's CR included: JSON whitespace); not JSON: not gpsd's report.
-            let line = UnsafeRawPointer(message).assumingMemoryBound(to: UInt8.self)
-            let length = strnlen(message, Int(HW_GPS_MESSAGE_SIZE) - 1)
-            let report = GPSDReport(json: UnsafeBufferPointer(start: line, count: length)) ?? .other
-            switch rules.receive(report, arrival: arrival) {
-            case .continue: continue
-            case .answer(let location): return .success(location)
-            case .fail(let error): return .failure(error)
-            }
-        }
-        switch rules.end(end, at: clock.date, seconds: seconds) {
-        case .answer(let location): return .success(location)
-        case .fail(let error): return .failure(error)
-        case .continue: return .failure(LocationError.noFix(source: "GPS", seconds: seconds, seen: rules.seen,
-                                                                         state: rules.noFixState))
-        }
+        return body(Connection(handle: handle, message: message, socket: socket, libgps: libgps))
     }
 
     func unusable(_ problem: LibGPSProblem) -> LocationError {

@@ -45,6 +45,11 @@ import Testing
         mutating func start(_ runner: InProcessCommand, _ arguments: [String]) {
             var system = RunSystem.test(clock: clock)
             system.followEvents = events.source
+            start(runner, arguments, system: system)
+        }
+
+        /// Starts on `system` (on this run's clock, with `events.source` as its follow events).
+        mutating func start(_ runner: InProcessCommand, _ arguments: [String], system: RunSystem) {
             let (assembly, stdout, stderr) = (SystemAssembly.test(system), stdout, stderr)
             task = Task {
                 try await runner.run(["--follow"] + arguments, standardOutput: stdout, standardError: stderr, assembly: assembly)

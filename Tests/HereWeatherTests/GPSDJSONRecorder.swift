@@ -3,16 +3,21 @@ import Testing
 
 /// Records `Fixtures/gpsd-json/*.json` (see its README): each log of `Fixtures/nmea` fed to
 /// the real gpsd (`GPSDHarness`), its reports as `gpspipe -w` printed them. Runs only when
-/// asked (`HERE_WEATHER_RECORD_GPSD_JSON=1`): the recordings are committed, and
-/// `GPSDSessionRulesTests` replays them in-process.
+/// asked (`HERE_WEATHER_RECORD_GPSD_JSON=1` for every log, or the names of some, separated
+/// by commas: `=moving`): the recordings are committed, and `GPSDSessionRulesTests` replays
+/// them in-process.
 @Suite(.serialized) struct GPSDJSONRecorder {
-    static let enabled = ProcessInfo.processInfo.environment["HERE_WEATHER_RECORD_GPSD_JSON"] == "1"
+    static let asked = ProcessInfo.processInfo.environment["HERE_WEATHER_RECORD_GPSD_JSON"] ?? ""
+    static let enabled = !asked.isEmpty
 
     static let logs = ["10hz", "10hz-gga-first", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
-                       "multi-constellation", "no-fix", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
-                       "southern-western", "zero-satellites"]
+                       "moving", "multi-constellation", "no-fix", "rmc-first", "simulated", "simulator-status-v", "sounder",
+                       "southern-eastern", "southern-western", "zero-satellites"]
 
-    @Test(.enabled(if: enabled), arguments: logs)
+    /// The logs asked for: all with `1`, else those named.
+    static let recorded = asked == "1" ? logs : logs.filter { asked.split(separator: ",").contains(Substring($0)) }
+
+    @Test(.enabled(if: enabled), arguments: recorded)
     func record(_ name: String) async throws {
         let log = Fixtures.url("nmea/\(name).nmea")
         let reference = try await GPSDHarness.gpsdecodeFixes(log)

@@ -19,7 +19,7 @@ import HereWeatherGPSD
 
     /// The project's logs that gpsd fixes (all of `Fixtures/nmea` but no-fix).
     static let fixedLogs = ["10hz", "10hz-gga-first", "bad-checksums", "cold-start", "drive", "fix-lost", "hdop-only", "mid-epoch",
-                            "multi-constellation", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
+                            "moving", "multi-constellation", "rmc-first", "simulated", "simulator-status-v", "sounder", "southern-eastern",
                             "southern-western", "zero-satellites"]
 
     /// Every project log gpsd fixes, once each through the real gpsd and libgps: the answer is

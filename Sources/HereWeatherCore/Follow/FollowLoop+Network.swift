@@ -18,7 +18,8 @@ extension FollowLoop {
     /// Whether a fetch may go out now.
     var mayFetch: Bool { !asleep && online != false }
 
-    /// A fetch, or, asleep or offline, the fetch held and a wait for an event.
+    /// A fetch, or, asleep or offline, the fetch held and a wait for an event. A move that waits
+    /// (`movePending`) goes with it: the fetch is for the newest place (`FollowLoop+Move.swift`).
     mutating func fetch(asksService: Bool, relocates: Bool = false, at now: Moment) -> [Action] {
         guard mayFetch else {
             held = (asksService || held?.asksService == true, relocates || held?.relocates == true)
@@ -28,7 +29,13 @@ extension FollowLoop {
         let held = self.held
         self.held = nil
         let asks = asksService || held?.asksService == true
-        return (relocates || held?.relocates == true ? [.relocate] : []) + [.fetch(asksService: asks)]
+        var actions: [Action] = relocates || held?.relocates == true ? [.relocate] : []
+        if movePending {
+            movePending = false
+            lastMoveFetch = now.instant
+            actions.append(.move)
+        }
+        return actions + [.fetch(asksService: asks)]
     }
 
     mutating func handleSystem(_ event: Event, at now: Moment) -> [Action] {
@@ -50,7 +57,7 @@ extension FollowLoop {
                 retriesQuickly = true
                 return fetch(asksService: false, relocates: true, at: now)
             }
-            if held != nil { return fetch(asksService: false, at: now) }
+            if held != nil || moveIsDue(at: now) { return fetch(asksService: false, at: now) }
             return [wait(now)]
         case .connectionChanged:
             return fetch(asksService: false, relocates: true, at: now)

@@ -24,6 +24,8 @@ import Foundation
 ///    a new primary connection find the place again where it came from the network (`.relocate`)
 ///    and fetch; their first failures are retried sooner (`quickRetries`), as the network is
 ///    often a few seconds behind.
+/// 8. A moving place (`FollowLoop+Move.swift`): a watched source's fix out of the shown place's
+///    cell (`.moved`) makes the newest fix the place and fetches, at most once a minute.
 public struct FollowLoop: Sendable {
     /// A point in time, as the run's clock gives it: its instant (for waits) and date (for texts).
     public struct Moment: Sendable {
@@ -66,6 +68,12 @@ public struct FollowLoop: Sendable {
         case network(online: Bool)
         /// NetworkManager's primary connection changed (a new network).
         case connectionChanged
+        /// The watched source's newest fix is out of the cell of the shown report's place (the
+        /// coordinates rounded as services get them, `[privacy] coordinate_decimals`).
+        case moved
+        /// The watched source's newest fix is back in the shown place's cell: a move that
+        /// waits for its minute is dropped.
+        case returned
     }
 
     /// What to do next. A list of actions ends with `.readCache`, `.fetch`, `.wait` or `.exit`,
@@ -82,6 +90,8 @@ public struct FollowLoop: Sendable {
         /// Forget the place if it came from the network (Wi-Fi, IP: asked again, past the
         /// remembered fix), so that the next fetch finds it anew. Followed by `.fetch`.
         case relocate
+        /// Take the watched source's newest fix as the place. Followed by `.fetch`.
+        case move
         /// End the process, exit 0.
         case exit
     }
@@ -118,6 +128,11 @@ public struct FollowLoop: Sendable {
     /// Whether failures are retried on `quickRetries` first (after a resume or the network
     /// coming up), until an answer is fresh.
     public internal(set) var retriesQuickly = false
+    /// When the last fetch that took a new place went out (the move limit counts from it).
+    public internal(set) var lastMoveFetch: ContinuousClock.Instant?
+    /// A move not yet made: it waits for its minute (`moveAt`), or for the machine to be awake
+    /// and online.
+    public internal(set) var movePending = false
 
     public init(defaultLifetime: Duration) {
         self.defaultLifetime = defaultLifetime
@@ -159,6 +174,7 @@ public struct FollowLoop: Sendable {
             return actions
         case .woke:
             if let refreshAt, refreshAt <= now.instant { return fetch(asksService: false, at: now) }
+            if moveIsDue(at: now) { return fetch(asksService: false, at: now) }
             var actions: [Action] = []
             if let redrawAt, redrawAt <= now.instant, let picture {
                 actions += draw(picture.line(at: now.date))
@@ -171,6 +187,8 @@ public struct FollowLoop: Sendable {
             return [.exit]
         case .sleeping, .resumed, .network, .connectionChanged:
             return handleSystem(event, at: now)
+        case .moved, .returned:
+            return handleMove(event, at: now)
         }
     }
 
@@ -201,7 +219,8 @@ public struct FollowLoop: Sendable {
                 redrawAt = now.instant(at: change)
             }
         }
-        let next = [refreshAt, redrawAt].compactMap { $0 }.min()
+        let move = movePending && mayFetch ? moveAt : nil
+        let next = [refreshAt, redrawAt, move].compactMap { $0 }.min()
         return .wait(until: next)
     }
 }

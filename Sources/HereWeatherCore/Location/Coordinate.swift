@@ -23,4 +23,12 @@ public struct Coordinate: Sendable, Equatable, Hashable {
         return Coordinate(latitude: (latitude * scale).rounded() / scale,
                           longitude: (longitude * scale).rounded() / scale)
     }
+
+    /// Whether this coordinate and `other` are one point to a web service: the same once both
+    /// are rounded to `decimals` places, as every request and the cache's key round them
+    /// (`[privacy] coordinate_decimals`). `--follow` fetches again only for a fix out of the
+    /// shown place's cell.
+    public func isInSameCell(as other: Coordinate, decimals: Int) -> Bool {
+        rounded(toDecimals: decimals) == other.rounded(toDecimals: decimals)
+    }
 }

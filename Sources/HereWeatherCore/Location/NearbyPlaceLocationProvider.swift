@@ -22,7 +22,13 @@ public struct NearbyPlaceLocationProvider: LocationProvider {
     }
 
     public func requestLocation(_ request: LocationRequest) async throws -> Location {
-        var location = try await base.requestLocation(request)
+        Self.naming(try await base.requestLocation(request), within: radius)
+    }
+
+    /// `location` with its nearest place within `radius` (`--follow` names a watched source's
+    /// fixes so, when place names are on).
+    public static func naming(_ location: Location, within radius: Double = PlaceIndex.defaultRadius) -> Location {
+        var location = location
         location.nearbyPlace = PlaceIndex.nearest(latitude: location.coordinate.latitude,
                                                   longitude: location.coordinate.longitude, within: radius)
         return location

@@ -29,6 +29,9 @@ struct NMEAPlayback {
     let speed: ReplaySpeed
     /// Whether the input is a live feed (device, FIFO, pipe) rather than a log file.
     let live: Bool
+    /// A watch (`--follow`'s moving place) rather than a request: no deadline, and every fix
+    /// that qualifies is an answer (`FixSelector.judgedWhileWatching`).
+    var watches = false
     /// The run's clock: a live feed's arrival dates, the deadline, the waits between epochs.
     let clock: any RunClock
     private(set) var firstTime: Date?
@@ -72,16 +75,20 @@ struct NMEAPlayback {
         if let used = fix.satellitesUsed { satellitesUsed = used }
         let start = firstTime ?? fix.time
         firstTime = start
-        if fix.time.timeIntervalSince(start) > selector.request.timeoutSeconds { return .deadline }
+        if !watches, fix.time.timeIntervalSince(start) > selector.request.timeoutSeconds { return .deadline }
         if case .factor(let factor) = speed {
             if let previous = previousTime {
                 // Keep the recorded pace; a jump in the log's clock waits at most 5 recorded seconds.
-                let gap = min(max(0, fix.time.timeIntervalSince(previous)), 5) / factor
-                let remaining = clock.now.duration(to: selector.request.deadline)
-                if remaining <= .zero { return .deadline }
-                sleep(min(.milliseconds(Int64(gap * 1000)), remaining))
+                let gap = Duration.milliseconds(Int64(min(max(0, fix.time.timeIntervalSince(previous)), 5) / factor * 1000))
+                if watches {
+                    sleep(gap)
+                } else {
+                    let remaining = clock.now.duration(to: selector.request.deadline)
+                    if remaining <= .zero { return .deadline }
+                    sleep(min(gap, remaining))
+                }
             }
-            if clock.now >= selector.request.deadline { return .deadline }
+            if !watches, clock.now >= selector.request.deadline { return .deadline }
         }
         previousTime = fix.time
         guard var location = Self.location(from: fix) else { return .next }
@@ -89,9 +96,15 @@ struct NMEAPlayback {
             // Current on arrival; the receiver's date (when it sent one, not assumed) is information.
             let arrival = clock.date
             location.timestamp = arrival
-            return selector.consider(location, now: arrival).map(Step.answer) ?? .next
+            return judge(location, now: arrival).map(Step.answer) ?? .next
         }
-        return selector.consider(location, now: fix.time).map { Step.answer(onLogClock($0)) } ?? .next
+        return judge(location, now: fix.time).map { Step.answer(onLogClock($0)) } ?? .next
+    }
+
+    /// A request's answer (`FixSelector.consider`), or a watch's (`judgedWhileWatching`).
+    private mutating func judge(_ location: Location, now: Date) -> Location? {
+        watches ? FixSelector.judgedWhileWatching(location, for: selector.request, now: now)
+            : selector.consider(location, now: now)
     }
 
     /// The answer when the log ends or the deadline passes: the best fix seen, if any.

@@ -9,10 +9,19 @@ import Synchronization
 /// read by the reading thread between chunks and while it waits for data.
 public final class NMEACancellation: Sendable {
     private let cancelled = Atomic<Bool>(false)
+    /// Raised by `cancel()`: a wait for data with no deadline (a watched feed) blocks on it and
+    /// the feed together, with no timeout (`nil`: waits poll in slices, as a request's do).
+    let wake: WakeSignal?
 
-    public init() {}
+    /// `wakes`: make a `WakeSignal`, for a read that waits for data with no deadline.
+    public init(wakes: Bool = false) {
+        wake = wakes ? WakeSignal() : nil
+    }
 
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+    public func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        wake?.raise()
+    }
 
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }
@@ -58,6 +67,10 @@ public struct NMEAReadLimit: Sendable {
     /// stopped waiting early instead. Used for pipes, FIFOs and devices, whose reads can wait
     /// for ever (a FIFO with no writer yet has neither data nor an end).
     func waitForData(on descriptor: Int32) -> Reason? {
+        if deadline == nil, let wake = cancellation?.wake, wake.descriptor >= 0 {
+            // No deadline (a watched feed): block on the feed and the cancellation, no timeout.
+            return wake.wait(for: descriptor) ? nil : .cancelled
+        }
         while true {
             if let reason = reason() { return reason }
             var slice = Self.waitSlice

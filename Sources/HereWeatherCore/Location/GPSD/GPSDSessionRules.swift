@@ -50,6 +50,9 @@ public struct GPSDSessionRules: Sendable {
     public private(set) var satellitesUsed = 0
     /// The latest SKY report's HDOP, for a TPV without accuracy figures.
     private var hdop: Double?
+    /// A watch (`--follow`'s moving place) rather than a request: every fix that qualifies is an
+    /// answer (`FixSelector.judgedWhileWatching`), and the reports go on after it.
+    public var watching = false
 
     public init(request: LocationRequest, address: String) {
         self.request = request
@@ -117,7 +120,8 @@ public struct GPSDSessionRules: Sendable {
     }
 
     private mutating func judge(_ fix: Location, at now: Date) -> Step {
-        selector.consider(fix, now: now).map(Step.answer) ?? .continue
+        (watching ? FixSelector.judgedWhileWatching(fix, for: request, now: now) : selector.consider(fix, now: now))
+            .map(Step.answer) ?? .continue
     }
 
     /// A real 2D/3D fix from a TPV report, current at `arrival`; `nil` for mode 0/1 and
