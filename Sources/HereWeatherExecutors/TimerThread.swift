@@ -37,10 +37,8 @@ final class TimerThread: Sendable {
     private struct State {
         /// Per kind, in deadline order (equal deadlines in the order they were scheduled).
         var pending: [[Entry]] = [[], []]
-        /// The timerfds, per kind; empty until the first `schedule`.
+        /// The timerfds, per kind; empty until the first `schedule` that waits.
         var descriptors: [Int32] = []
-        /// `false` when the thread or a timerfd could not be made: actions run at once.
-        var working = true
     }
 
     private let state = Mutex(State())
@@ -50,11 +48,17 @@ final class TimerThread: Sendable {
     /// The actions not yet due.
     var pendingCount: Int { state.withLock { $0.pending.reduce(0) { $0 + $1.count } } }
 
+    /// The timerfds, per kind (`Kind.rawValue`); empty until the first `schedule` that waits.
+    var descriptors: [Int32] { state.withLock { $0.descriptors } }
+
     /// Runs `action` on the timer's thread once `nanoseconds` have passed on `kind`'s clock
     /// (at once when none is left). Actions should be short: hand work on to a pool.
+    ///
+    /// When the thread cannot be started (the process's thread limit), `action` runs at once,
+    /// here, and the next `schedule` tries again: a sleep ends early rather than never.
     func schedule(after nanoseconds: Int64, on kind: Kind, _ action: @escaping @Sendable () -> Void) {
         let runsNow = state.withLock { state -> Bool in
-            guard state.working, nanoseconds > 0, start(&state) else { return true }
+            guard nanoseconds > 0, start(&state) else { return true }
             let deadline = kind.now.addingReportingOverflow(nanoseconds)
             let entry = Entry(deadline: deadline.overflow ? .max : deadline.partialValue, action: action)
             var list = state.pending[kind.rawValue]
@@ -79,7 +83,6 @@ final class TimerThread: Sendable {
         guard !descriptors.contains(where: { $0 < 0 }),
               ThreadSignal.startThread({ [self] in run(descriptors) }) else {
             for descriptor in descriptors where descriptor >= 0 { close(descriptor) }
-            state.working = false
             return false
         }
         state.descriptors = descriptors
