@@ -69,6 +69,8 @@ struct DoctorCommand: ContextCommand {
             skipsAbsentSources: run.settings.location.isZeroConfig,
             clock: run.system.clock)
         doctor.officialAlerts = run.officialAlerts(for: run.settings.weather.provider)
+        doctor.regionalAlerts = run.regionalAlertSources
+        doctor.airQuality = run.airQualityFetcher
         let clock = run.system.clock
         let geoClueMemory = run.storage.geoClueAgent
         doctor.remembered = { source in

@@ -104,11 +104,17 @@ extension Run {
     /// otherwise `provider` itself. A base URL that may not be used (plain http to another
     /// machine) sends nothing.
     func withAirQuality(_ provider: any WeatherProvider) -> any WeatherProvider {
-        let air = settings.airQuality
-        guard air.enabled, TransportSecurity.permits(air.baseURL, allowPlainHTTP: air.allowPlainHTTP) else { return provider }
-        let fetcher = AirQualityFetcher(baseURL: air.baseURL, http: system.http,
-                                        coordinateDecimals: settings.privacy.coordinateDecimals, log: system.log)
+        guard let fetcher = airQualityFetcher else { return provider }
         return AirQualityWeatherProvider(base: provider, air: fetcher, grace: companionGrace)
+    }
+
+    /// The air quality request reports make (`[air_quality]`), for `withAirQuality` and
+    /// `doctor`; `nil` when it is off or its base URL may not be used.
+    var airQualityFetcher: AirQualityFetcher? {
+        let air = settings.airQuality
+        guard air.enabled, TransportSecurity.permits(air.baseURL, allowPlainHTTP: air.allowPlainHTTP) else { return nil }
+        return AirQualityFetcher(baseURL: air.baseURL, http: system.http,
+                                 coordinateDecimals: settings.privacy.coordinateDecimals, log: system.log)
     }
 
     /// The NWS alerts request a report of provider `kind` makes for a US point, for `doctor`

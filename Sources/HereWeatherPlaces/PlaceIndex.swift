@@ -41,6 +41,17 @@ public enum PlaceIndex {
     /// The closest record among those in the bands and longitudes a circle of `radius` touches
     /// (it may lie outside the circle; every place inside the circle is looked at).
     static func closest(_ latitude: Double, _ longitude: Double, within radius: Double) -> Candidate? {
+        var best: Candidate?
+        visit(around: latitude, longitude, radius: radius) { candidate in
+            if candidate.haversine < best?.haversine ?? .infinity { best = candidate }
+        }
+        return best
+    }
+
+    /// Calls `body` with every record in the bands and longitudes a circle of `radius` metres
+    /// around the position touches (some lie outside the circle), with its haversine from it.
+    @inline(__always)
+    static func visit(around latitude: Double, _ longitude: Double, radius: Double, _ body: (Candidate) -> Void) {
         let angle = radius / Geodesy.earthRadius
         let angleDegrees = angle / Geodesy.radiansPerDegree
         let south = latitude - angleDegrees, north = latitude + angleDegrees
@@ -50,12 +61,10 @@ public enum PlaceIndex {
             let spread = asin(sin(angle) / cos(latitude * Geodesy.radiansPerDegree)) / Geodesy.radiansPerDegree
             spans = LongitudeSpans(longitude - spread, longitude + spread)
         }
-        var best: Candidate?
         for band in self.band(south)...self.band(north) {
-            scan(band: band, span: spans.first, latitude, longitude, best: &best)
-            if let second = spans.second { scan(band: band, span: second, latitude, longitude, best: &best) }
+            scan(band: band, span: spans.first, latitude, longitude, body)
+            if let second = spans.second { scan(band: band, span: second, latitude, longitude, body) }
         }
-        return best
     }
 
     /// A record, the band it is in, and its `Geodesy.haversine` from the position.
@@ -65,8 +74,9 @@ public enum PlaceIndex {
         var haversine: Double
     }
 
-    /// Looks at the records of `band` whose encoded longitude lies in `span`, keeping the closest in `best`.
-    static func scan(band: Int, span: LongitudeSpan, _ latitude: Double, _ longitude: Double, best: inout Candidate?) {
+    /// Calls `body` with each record of `band` whose encoded longitude lies in `span`.
+    @inline(__always)
+    static func scan(band: Int, span: LongitudeSpan, _ latitude: Double, _ longitude: Double, _ body: (Candidate) -> Void) {
         let end = bandStart(band + 1)
         var index = firstRecord(from: bandStart(band), to: end, longitudeAtLeast: span.low)
         while index < end {
@@ -74,7 +84,7 @@ public enum PlaceIndex {
             let encodedLongitude = number(record, 4)
             if encodedLongitude > span.high { break }
             let h = Geodesy.haversine(latitude, longitude, placeLatitude(record, band: band), decoded(encodedLongitude) - 180)
-            if h < best?.haversine ?? .infinity { best = Candidate(index: index, band: band, haversine: h) }
+            body(Candidate(index: index, band: band, haversine: h))
             index += 1
         }
     }

@@ -60,6 +60,11 @@ import HereWeatherCore
         #expect(command.contains(".Pa /opt/hw/share/doc/here-weather/location.md"), "\(command)")
         #expect(command.contains(".Pa /opt/hw/share/doc/here-weather/here-weather.schema.json"))
         #expect(!command.contains("/usr/share/doc") && !command.contains("/usr/local/share/doc"))
+        let configuration = try String(contentsOf: folder.appendingPathComponent("here-weather.toml.5"), encoding: .utf8)
+        #expect(configuration.contains("/opt/hw/share/doc/here-weather/location.md"), "\(configuration)")
+        #expect(configuration.contains("/opt/hw/share/doc/here-weather/weather.md"))
+        let source = configuration.components(separatedBy: "docs/").dropFirst()
+        #expect(source.allSatisfy { $0.hasPrefix("benchmark.md in the source of") }, "a guide named by its path in the source")
         #expect(!command.contains("described above:\n.Ar"), "an argument listed as an option")
         #expect(command.contains("Takes the options described above:\n.Fl -config ,\nand the argument\n.Ar source .\n"), "\(command)")
         for (name, macros) in [("here-weather.1", "-mandoc"), ("here-weather.toml.5", "-man")] {

@@ -58,4 +58,35 @@ import Testing
         #expect(weather["units"] as? String == "metric")
         #expect(weather["replayed"] as? Bool == true)
     }
+
+    /// A cache entry is the provider's body wrapped by its companions (the air quality here):
+    /// replayed as another provider's, the error still names whose it is, and what it holds.
+    @Test func aWrappedCacheFileReplayedAsAnotherProvidersNamesItsOwn() async throws {
+        let server = try AirQualityCommandTests.server(.fixture("weather/air-quality/tampa.json"))
+        let runner = try InProcessCommand()
+        try runner.writeConfig(AirQualityCommandTests.config(server))
+        let live = try await runner.run(["--json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let folder = runner.home.appendingPathComponent(".cache/here-weather")
+        let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".weather") })
+        let path = folder.appendingPathComponent(entry).path
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""here_weather":"air-quality""#))
+        let replay = try await runner.run(Self.tampa + ["--provider", "metno", "--weather-replay", path])
+        #expect(replay.status == 66, "\(replay.stderr)")
+        #expect(replay.stderr.contains("The file looks like Open-Meteo's forecast with the air quality (a JSON object with the keys air_quality, here_weather, report)."),
+                "\(replay.stderr)")
+        #expect(replay.stderr.contains("Pass --provider open-meteo."), "\(replay.stderr)")
+    }
+
+    /// Companions wrap one around the other: each is named, innermost first.
+    @Test func nestedWrappersAreNamedInnermostFirst() throws {
+        let body = try Data(contentsOf: Fixtures.url("weather/open-meteo/tampa-metric.json"))
+        let warned = RegionalAlertsWeatherProvider.recording.wrap(body, body: nil)
+        let aired = AirQualityWeatherProvider.recording.wrap(warned, body: Data("{}".utf8))
+        let shape = WeatherRecordingShape(aired)
+        #expect(shape.provider == .openMeteo)
+        #expect(shape.words?.hasPrefix("Open-Meteo's forecast with official warnings and the air quality") == true, "\(shape.words ?? "")")
+        let unknown = WeatherRecordingShape(Data(#"{"here_weather":"future-thing","report":"{}"}"#.utf8))
+        #expect(unknown.provider == nil)
+    }
 }

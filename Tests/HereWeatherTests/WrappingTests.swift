@@ -10,9 +10,21 @@ import Testing
     @Test func aNumberKeepsItsUnitBeforePunctuation() {
         #expect(TextWidth.wrap("Rain from 14:45 (in 30 min), about 45 min, up to 1.4 mm/h", 40)
                     == ["Rain from 14:45 (in 30 min), about", "45 min, up to 1.4 mm/h"])
-        #expect(TextWidth.wrap("Rain from 14:45 (in 30 min)", 22) == ["Rain from 14:45 (in", "30 min)"])
+        #expect(TextWidth.wrap("Rain from 14:45 (in 30 min)", 22) == ["Rain from 14:45", "(in 30 min)"])
         #expect(TextWidth.wrap("up to 1.4 mm/h", 12) == ["up to", "1.4 mm/h"])
         #expect(TextWidth.wrap("twelve 12 kilometres", 10) == ["twelve 12", "kilometres"], "a long word is not a unit")
+    }
+
+    /// "Rain from 14:45 (in" / "30 min), ..." left a bracket open on a line end at 19 to 21
+    /// columns (issue 35 D26's follow-up): a short word after "(" keeps the next.
+    @Test func aShortWordAfterABracketKeepsTheNext() {
+        for width in 15...40 {
+            let lines = TextWidth.wrap("Rain from 14:45 (in 30 min), about 45 min, up to 1.4 mm/h", width)
+            #expect(!lines.contains { $0.hasSuffix("(in") }, "\(width): \(lines)")
+            #expect(lines.joined(separator: " ") == "Rain from 14:45 (in 30 min), about 45 min, up to 1.4 mm/h", "\(width): \(lines)")
+        }
+        #expect(TextWidth.wrap("Regen ab 14:45 (in 30 Min.)", 18) == ["Regen ab 14:45", "(in 30 Min.)"])
+        #expect(TextWidth.wrap("a (long words) b", 8) == ["a (long", "words) b"], "a longer word after a bracket may end a line")
     }
 
     @Test func theLastLineIsNotOneWordAlone() {

@@ -42,6 +42,10 @@ public struct Doctor: Sendable {
     /// The NWS alerts request reports make for a US point, checked beside the weather
     /// (`ProviderFactory.officialAlerts`); `nil` when reports make none.
     public var officialAlerts: OfficialAlerts?
+    /// The air quality request reports make beside the weather (`[air_quality]`); `nil` when off.
+    public var airQuality: AirQualityFetcher?
+    /// The warnings sources outside the US that reports ask (`[alerts]`), national ones first.
+    public var regionalAlerts: [any AlertSource] = []
 
     public init(providers: [any LocationSourceProvider], permission: @escaping PermissionCheck,
                 weather: any WeatherProvider, units: Units, probeTimeout: Duration = .seconds(5),
@@ -101,8 +105,12 @@ public struct Doctor: Sendable {
         }
         async let weatherLine = weatherCheck(at: found)
         async let alertsLine = alertsCheck(at: found)
+        async let regionalLine = regionalAlertsCheck(at: found)
+        async let airLine = airQualityCheck(at: found)
         checks.append(await weatherLine)
         if let line = await alertsLine { checks.append(line) }
+        if let line = await regionalLine { checks.append(line) }
+        if let line = await airLine { checks.append(line) }
         return checks
     }
 

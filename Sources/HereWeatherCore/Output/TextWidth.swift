@@ -77,7 +77,8 @@ public enum TextWidth {
 
     /// `text` wrapped into lines of at most `width` columns: at spaces, and between two wide
     /// characters (Chinese, Japanese and Korean run without spaces), never before a closing or
-    /// after an opening mark ("、", "）", "（"). A number keeps its unit ("45 min", "30 分").
+    /// after an opening mark ("、", "）", "（"). A number keeps its unit ("45 min", "30 分"), and a
+    /// short word after an opening bracket keeps the next ("(in 30 min)").
     /// A piece wider than a line is cut (`ellipsis`).
     public static func wrap(_ text: String, _ width: Int, ellipsis: String = "…") -> [String] {
         var lines: [String] = []
@@ -99,7 +100,7 @@ public enum TextWidth {
     static func pieces(_ text: String) -> [(joiner: String, piece: String)] {
         var words: [String] = []
         for word in text.split(separator: " ") {
-            if let last = words.last, keepsTogether(last, word) {
+            if let last = words.last, keepsTogether(last, word) || opensBriefly(last) {
                 words[words.count - 1] += " " + word
             } else {
                 words.append(String(word))
@@ -131,6 +132,13 @@ public enum TextWidth {
         guard word.last?.isNumber == true, !word.contains(":"), let first = next.first, !first.isNumber else { return false }
         let unit = next.prefix { !unitEnds.contains($0) }
         return columns(first) == 2 || (!unit.isEmpty && unit.count <= 4)
+    }
+
+    /// Whether `word` opens a bracket with a word too short to end a line on ("(in", "(à",
+    /// "[ab"): it stays with the next word, so "(in" is never left before "30 min)".
+    static func opensBriefly(_ word: String) -> Bool {
+        guard let first = word.first, "([".contains(first) else { return false }
+        return word.count <= 4 && !word.contains(")") && !word.contains("]")
     }
 
     /// What may follow a unit in a sentence: "45 min, up to", "(in 30 min)".

@@ -13,6 +13,13 @@ struct CompanionRecording: Sendable {
     let marker: String
     /// The key of the companion's body.
     let key: String
+    /// What the companion adds, in the words of a file's description ("official alerts").
+    let words: String
+
+    /// Every companion's wrapping, for telling what a recording is.
+    static var all: [CompanionRecording] {
+        [NWSAlertsWeatherProvider.recording, RegionalAlertsWeatherProvider.recording, AirQualityWeatherProvider.recording]
+    }
 
     /// `recording` with `body` (JSON, or none: `null`) around it.
     func wrap(_ recording: Data, body: Data?) -> Data {

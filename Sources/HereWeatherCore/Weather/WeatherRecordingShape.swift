@@ -50,12 +50,23 @@ public struct WeatherRecordingShape: Sendable, Equatable {
         return keys.count > 5 ? shown + " and \(keys.count - 5) more" : shown
     }
 
-    /// Whose recording an object seems to be, by the keys only that service sends.
+    /// Whose recording an object seems to be, by the keys only that service sends. A recording
+    /// a companion wrapped (the cache's: `CompanionRecording`) is its provider's, unwrapped
+    /// layer by layer, with what the companions added ("with official warnings and the air quality").
     static func provider(of value: JSONValue) -> (WeatherProviderKind, String)? {
-        if value["here_weather"]?.string == "nws-alerts", let report = value["report"]?.string,
-           let inner = try? JSONValue.parse(Data(report.utf8)), let (kind, body) = provider(of: inner) {
-            return (kind, body + " with official alerts")
+        var value = value
+        var added: [String] = []
+        while let marker = value["here_weather"]?.string, let companion = CompanionRecording.all.first(where: { $0.marker == marker }),
+              let report = value["report"]?.string, let inner = try? JSONValue.parse(Data(report.utf8)), added.count < 8 {
+            added.insert(companion.words, at: 0)
+            value = inner
         }
+        guard let (kind, body) = bareProvider(of: value) else { return nil }
+        return (kind, added.isEmpty ? body : body + " with " + added.joined(separator: " and "))
+    }
+
+    /// Whose unwrapped recording an object seems to be.
+    private static func bareProvider(of value: JSONValue) -> (WeatherProviderKind, String)? {
         if value["forecast_hourly"] != nil || value["points"] != nil { return (.nws, "recording") }
         if value["locationforecast"] != nil || value["properties"]?["timeseries"] != nil { return (.metNorway, "Locationforecast") }
         if value["currently"] != nil || value["flags"] != nil { return (.pirateWeather, "forecast") }

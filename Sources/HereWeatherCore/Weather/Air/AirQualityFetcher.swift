@@ -44,6 +44,18 @@ public struct AirQualityFetcher: Sendable {
     /// The body of the answer when it holds the air now; `nil` otherwise, said in `log`. A
     /// cancelled run still throws `CancellationError`.
     public func body(for coordinate: Coordinate, deadline: ContinuousClock.Instant) async throws -> Data? {
+        switch try await answer(for: coordinate, deadline: deadline) {
+        case .success(let body):
+            return body
+        case .failure(let failure):
+            log(Self.note(failure.reason))
+            return nil
+        }
+    }
+
+    /// The body of the answer when it holds the air now, or why there is none (`doctor` says
+    /// it). A cancelled run throws `CancellationError`.
+    public func answer(for coordinate: Coordinate, deadline: ContinuousClock.Instant) async throws -> Result<Data, AirQualityFailure> {
         let request = HTTPRequest(url: requestURL(for: coordinate), deadline: deadline)
         let response: HTTPResponse
         do {
@@ -51,22 +63,24 @@ public struct AirQualityFetcher: Sendable {
         } catch {
             if Task.isCancelled { throw CancellationError() }
             let why = (error as? any UserFacingError)?.message ?? "\(error)"
-            log(Self.note(ServiceText.oneLine(why)))
-            return nil
+            return .failure(AirQualityFailure(reason: ServiceText.oneLine(why)))
         }
         guard (200..<300).contains(response.status) else {
-            log(Self.note("the service answered HTTP \(response.status)"))
-            return nil
+            return .failure(AirQualityFailure(reason: "the service answered HTTP \(response.status)"))
         }
         guard AirQualityDecoder.decode(try? JSONValue.parse(response.body)) != nil else {
-            log(Self.note("the answer holds no air quality index"))
-            return nil
+            return .failure(AirQualityFailure(reason: "the answer holds no air quality index"))
         }
-        return response.body
+        return .success(response.body)
     }
 
     /// The `--verbose` line for a failed request.
     static func note(_ why: String) -> String {
         "air quality: \(why); shown without it"
     }
+}
+
+/// Why the Air Quality API gave no air, in words that follow "air quality: ".
+public struct AirQualityFailure: Error, Equatable {
+    public var reason: String
 }

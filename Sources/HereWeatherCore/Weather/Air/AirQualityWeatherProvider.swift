@@ -62,5 +62,5 @@ public struct AirQualityWeatherProvider: WeatherProvider {
         return answer
     }
 
-    static let recording = CompanionRecording(marker: "air-quality", key: "air_quality")
+    static let recording = CompanionRecording(marker: "air-quality", key: "air_quality", words: "the air quality")
 }

@@ -90,7 +90,7 @@ public struct RegionalAlertsWeatherProvider: WeatherProvider {
         report.elsewhereCountry = alerts.country
     }
 
-    static let recording = CompanionRecording(marker: "regional-alerts", key: "alerts")
+    static let recording = CompanionRecording(marker: "regional-alerts", key: "alerts", words: "official warnings")
 
     /// `recording` with `alerts` around it, as the cache stores it.
     public static func wrap(_ recording: Data, alerts: RegionalAlerts?) -> Data {

@@ -63,5 +63,5 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
         return answer
     }
 
-    static let recording = CompanionRecording(marker: "nws-alerts", key: "alerts")
+    static let recording = CompanionRecording(marker: "nws-alerts", key: "alerts", words: "official alerts")
 }
