@@ -108,12 +108,16 @@ public final class DBusConnection: @unchecked Sendable {
     /// Subscribes before the call that triggers the signal; `next` waits for one.
     ///
     /// Returns once the bus has confirmed the match (at most 0.5 s), so a signal sent after
-    /// this returns is never missed. `nil` for `sender` or `path` matches any.
-    public func subscribe(sender: String?, path: String?, interface: String, member: String) throws -> DBusSignalSubscription {
+    /// this returns is never missed. `nil` for `sender` or `path` matches any; `argument0`
+    /// matches the signal's first argument, a string (NameOwnerChanged's name: the bus daemon
+    /// then sends only that name's changes, not every connection's coming and going).
+    public func subscribe(sender: String?, path: String?, interface: String, member: String,
+                          argument0: String? = nil) throws -> DBusSignalSubscription {
         var rule = "type='signal'"
         if let sender { rule += ",sender='\(sender)'" }
         if let path { rule += ",path='\(path)'" }
         rule += ",interface='\(interface)',member='\(member)'"
+        if let argument0 { rule += ",arg0='\(argument0)'" }
         let subscription = DBusSignalSubscription(connection: self)
         let context = Unmanaged.passUnretained(subscription).toOpaque()
         try withBus { bus throws(DBusError) in

@@ -9,8 +9,10 @@ extension DBusConnection {
     /// answers true; between batches it sleeps in `poll` on the bus socket and the wake-up
     /// descriptor with no timeout, so an idle bus costs no wake-up (`pump`'s waits wake every
     /// 50 ms). For a connection of its own, with no call in flight: nothing else may wait on it
-    /// meanwhile. `wake()` makes it call `delivered` at once. Returns why the connection ended,
-    /// or `nil` when `delivered` said to stop.
+    /// meanwhile, except `delivered` itself, which may make calls (`callBlocking`) and must
+    /// then `wake()` it, since what arrived during those calls is already off the socket.
+    /// `wake()` makes it call `delivered` at once. Returns why the connection ended, or `nil`
+    /// when `delivered` said to stop.
     public func listen(_ delivered: () -> Bool) -> DBusError? {
         while true {
             let ready = lock.withLock { () -> Result<pollfd, DBusError> in

@@ -1,6 +1,7 @@
 import Foundation
 import HereWeatherCore
 import HereWeatherDBus
+import Synchronization
 import Testing
 
 /// The GeoClue source against the real GeoClue 2.6 daemon (`GeoClueHarness`): its own bus,
@@ -78,6 +79,27 @@ import Testing
         let outcome = await request.result
         #expect((try? outcome.get()) == nil)
         #expect(await harness.waitForLog("'here-weather' stopped.", limit: .seconds(5)), "\(harness.logs)")
+    }
+
+    /// `--follow`'s watch on the real GeoClue 2.6: it takes the client's DistanceThreshold and
+    /// TimeThreshold (a refused one would end the stream with a note), gives the loopback
+    /// service's position, and the consumer's end stops the client.
+    @Test func theWatchGetsAFixAndItsEndStopsTheClient() async throws {
+        let harness = try await GeoClueHarness.started()
+        defer { harness.stop() }
+        let provider = GeoClueLocationProvider(connect: { try DBusConnection.connect(address: harness.busAddress) }, clock: ContinuousClock())
+        let watched = GeoClueWatchTests.Watched(try #require(provider.watch(LocationRequest(start: .now))))
+        defer { watched.stopConsuming() }
+        try #require(try await GeoClueWatchTests.eventually { watched.count > 0 || watched.hasEnded },
+                     "\(harness.logs)")
+        #expect(watched.notes.withLock { $0 }.isEmpty, "\(watched.notes.withLock { $0 })")
+        let fix = try #require(watched.fixes.withLock { $0.first }, "\(harness.logs)")
+        #expect(fix.coordinate == Coordinate(latitude: 59.9139, longitude: 10.7522))
+        #expect(fix.horizontalAccuracy == 25)
+        #expect(harness.logs.contains("'here-weather' started."))
+        watched.stopConsuming()
+        #expect(await harness.waitForLog("'here-weather' stopped.", limit: .seconds(20)), "\(harness.logs)")
+        #expect(!watched.hasEnded || watched.notes.withLock { $0 }.isEmpty)
     }
 
     @Test func aRefusalShowsTheGeoclueConfLinesThatAllowIt() async throws {

@@ -9,7 +9,15 @@ Stop that never answers.
     /usr/bin/python3 geoclue.py FIXTURE.json LOG
 
 Prints "ready" once it owns org.freedesktop.GeoClue2, and appends one line per method call
-to LOG ("GetClient", "Start", "Stop").
+to LOG ("GetClient", "Start", "Stop"), and one per threshold a client sets ("DistanceThreshold
+1000", "TimeThreshold 0").
+
+A test moves it with a method of its own, on /org/freedesktop/GeoClue2/StandIn (interface
+org.freedesktop.GeoClue2.StandIn, not GeoClue's): Move(latitude d, longitude d, accuracy d)
+sends every started client a LocationUpdated naming a new Location object there, and answers
+how many clients it told. MoveTwice(latitude, longitude, accuracy, then_latitude,
+then_longitude, then_accuracy) does the same, and moves each client again as it reads the
+first position: the second LocationUpdated reaches the client before the answer to its read.
 
 Fixture: {"stop_hangs": bool (Stop never answers), "no_agent": "getclient" | "start" (as
 GeoClue without an agent for the user: 2.6 never answers GetClient; 2.8 fails Start with
@@ -41,9 +49,10 @@ def log(line):
 
 
 class Location(ServiceInterface):
-    def __init__(self, update):
+    def __init__(self, update, on_read=None):
         super().__init__("org.freedesktop.GeoClue2.Location")
         self.update = update
+        self.on_read = on_read
         # dbus_next reads every property once while exporting (for InterfacesAdded); reads
         # after that are a client's.
         self.exported = False
@@ -53,6 +62,9 @@ class Location(ServiceInterface):
         # Logged: a test sees that the client is reading this update.
         if self.exported:
             log("Read Latitude")
+            if self.on_read is not None:
+                on_read, self.on_read = self.on_read, None
+                on_read()
         return float(self.update["latitude"])
 
     @dbus_property(access=PropertyAccess.READ)
@@ -92,6 +104,9 @@ class Client(ServiceInterface):
         self.location = "/"
         self.desktop_id = ""
         self.level = 0
+        self.distance_threshold = 0
+        self.time_threshold = 0
+        self.started = False
         self.task = None
 
     @dbus_property()
@@ -110,6 +125,24 @@ class Client(ServiceInterface):
     def RequestedAccuracyLevel(self, value: "u"):
         self.level = value
 
+    @dbus_property()
+    def DistanceThreshold(self) -> "u":
+        return self.distance_threshold
+
+    @DistanceThreshold.setter
+    def DistanceThreshold(self, value: "u"):
+        log("DistanceThreshold %d" % value)
+        self.distance_threshold = value
+
+    @dbus_property()
+    def TimeThreshold(self) -> "u":
+        return self.time_threshold
+
+    @TimeThreshold.setter
+    def TimeThreshold(self, value: "u"):
+        log("TimeThreshold %d" % value)
+        self.time_threshold = value
+
     @dbus_property(access=PropertyAccess.READ)
     def Location(self) -> "o":
         return self.location
@@ -125,11 +158,13 @@ class Client(ServiceInterface):
             await asyncio.sleep(self.service.fixture.get("start_delay_ms", 0) / 1000)
             raise DBusError("org.freedesktop.DBus.Error.AccessDenied",
                             "'%s' disallowed, no agent for UID %d" % (self.desktop_id, os.getuid()))
+        self.started = True
         self.task = asyncio.get_running_loop().create_task(self.send_updates())
 
     @method()
     async def Stop(self):
         log("Stop")
+        self.started = False
         if self.task is not None:
             self.task.cancel()
         if self.service.fixture.get("stop_hangs"):
@@ -151,8 +186,44 @@ class Client(ServiceInterface):
                 await self.service.spoofer.send(Message.new_signal(
                     self.path, CLIENT_INTERFACE, "LocationUpdated", "oo", [self.location, path]))
                 continue
-            old, self.location = self.location, path
-            self.LocationUpdated(old, path)
+            self.move_to(path)
+
+    def move_to(self, path):
+        old, self.location = self.location, path
+        self.LocationUpdated(old, path)
+
+
+class StandIn(ServiceInterface):
+    """The test's handle on the stand-in: not part of GeoClue."""
+
+    def __init__(self, service):
+        super().__init__("org.freedesktop.GeoClue2.StandIn")
+        self.service = service
+
+    @method()
+    def Move(self, latitude: "d", longitude: "d", accuracy: "d") -> "u":
+        log("Move")
+        told = 0
+        for client in self.service.client_objects:
+            if client.started:
+                client.move_to(self.service.export_location(
+                    {"latitude": latitude, "longitude": longitude, "accuracy": accuracy}))
+                told += 1
+        return told
+
+    @method()
+    def MoveTwice(self, latitude: "d", longitude: "d", accuracy: "d",
+                  then_latitude: "d", then_longitude: "d", then_accuracy: "d") -> "u":
+        log("MoveTwice")
+        told = 0
+        for client in self.service.client_objects:
+            if client.started:
+                then = {"latitude": then_latitude, "longitude": then_longitude, "accuracy": then_accuracy}
+                client.move_to(self.service.export_location(
+                    {"latitude": latitude, "longitude": longitude, "accuracy": accuracy},
+                    on_read=lambda client=client: client.move_to(self.service.export_location(then))))
+                told += 1
+        return told
 
 
 class Manager(ServiceInterface):
@@ -174,19 +245,23 @@ class Service:
         self.spoofer = spoofer
         self.fixture = fixture
         self.clients = 0
+        self.client_objects = []
         self.locations = 0
         bus.export(ROOT + "/Manager", Manager(self))
+        bus.export(ROOT + "/StandIn", StandIn(self))
 
     def new_client(self):
         self.clients += 1
         path = "%s/Client/%d" % (ROOT, self.clients)
-        self.bus.export(path, Client(self, path))
+        client = Client(self, path)
+        self.client_objects.append(client)
+        self.bus.export(path, client)
         return path
 
-    def export_location(self, update):
+    def export_location(self, update, on_read=None):
         self.locations += 1
         path = "%s/Location/%d" % (ROOT, self.locations)
-        location = Location(update)
+        location = Location(update, on_read)
         self.bus.export(path, location)
         location.exported = True
         return path

@@ -16,7 +16,8 @@ import HereWeatherCore
 ///
 /// GeoClue 2.6 never answers GetClient while no agent has registered for the user (no error
 /// at all); the deadline then ends the wait with `GeoClueError.noAgent`. A refusal (the app
-/// not allowed in geoclue.conf, or by the agent) is `GeoClueError.notAllowed`.
+/// not allowed in geoclue.conf, or by the agent) is `GeoClueError.notAllowed`. While
+/// `--follow` runs, `watch` keeps a client started and follows its moves (GeoClueWatch.swift).
 public struct GeoClueLocationProvider: LocationSourceProvider {
     public var source: LocationSource { .geoclue }
     /// The bus; `DBusConnection.system` by default.

@@ -24,6 +24,8 @@ extension TemporaryHome {
     /// A config that says nothing of the NWS alerts gets `[alerts] nws = false`: most tests
     /// report Tampa, a US point, and would otherwise ask api.weather.gov for its alerts, which
     /// a test must never do (on a machine with internet, real alerts would reach the output).
+    /// The warnings outside the US (`metno`, `dwd`, `meteoalarm`) likewise, for points in Europe
+    /// (a report, and `doctor`, would ask api.met.no, maps.dwd.de or MeteoAlarm).
     /// Tests of the alerts configure `[alerts]` or `[weather.nws] base_url` themselves. Likewise
     /// the air quality (every provider, every point): a config that does not name
     /// `[air_quality]` gets `enabled = false`; its tests configure it themselves.
@@ -35,12 +37,19 @@ extension TemporaryHome {
     }
 
     /// `text` with `[alerts] nws = false` added when it names neither `[alerts]` nor
-    /// `[weather.nws]` (see `writeConfig`); an empty file stays empty.
+    /// `[weather.nws]`, and the regional switches off when it names no `[alerts]` table (see
+    /// `writeConfig`); an empty file stays empty.
     static func withoutRealAlerts(_ text: String) -> String {
         if text.isEmpty { return text }
         var result = text
-        if !text.contains("[alerts]") && !text.contains("[weather.nws]") {
-            result += (result.hasSuffix("\n") ? "" : "\n") + "[alerts]\nnws = false\n"
+        if !text.contains("[alerts]") {
+            var switches: [String] = []
+            if !text.contains("[weather.nws]") { switches.append("nws = false") }
+            // The warnings outside the US (MET Norway, DWD, MeteoAlarm), unless a table of theirs is there.
+            if !text.contains("[alerts.") { switches += ["metno = false", "dwd = false", "meteoalarm = false"] }
+            if !switches.isEmpty {
+                result += (result.hasSuffix("\n") ? "" : "\n") + "[alerts]\n" + switches.joined(separator: "\n") + "\n"
+            }
         }
         if !text.contains("[air_quality]") {
             result += (result.hasSuffix("\n") ? "" : "\n") + "[air_quality]\nenabled = false\n"

@@ -84,6 +84,12 @@ public struct GeoClueAgentGate: LocationSourceProvider {
         }
     }
 
+    /// GeoClue's moves while `--follow` runs: the base's. Only the source that won is watched,
+    /// so GeoClue has just answered and the memory is forgotten: nothing to skip.
+    public func watch(_ request: LocationRequest) -> LocationWatch? {
+        base.watch(request)
+    }
+
     /// Why `error` means GeoClue has no agent here, or nil when it does not show that.
     public static func noAgentReason(_ error: any Error) -> GeoClueAgentMemory.Reason? {
         switch error as? GeoClueError {
