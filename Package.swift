@@ -54,6 +54,12 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
+        // Linux's timerfd, which Swift's Glibc module leaves out (headers only).
+        .systemLibrary(name: "CTimerFD"),
+        // The program's executors for Swift concurrency: a thread pool and a main-thread loop
+        // that wake only for work (Dispatch's own wake every second once used; issue 31).
+        .target(name: "HereWeatherExecutors", dependencies: ["CTimerFD"], swiftSettings: ownCode),
+
         // Offline place names: GeoNames' populated places compiled in (a generated source file).
         .target(name: "HereWeatherPlaces", exclude: ["README.md"], swiftSettings: ownCode),
 
@@ -81,7 +87,7 @@ let package = Package(
         // The executable: a few lines that run HereWeatherCLI with the process's context.
         .executableTarget(
             name: "here-weather",
-            dependencies: ["HereWeatherCLI"],
+            dependencies: ["HereWeatherCLI", "HereWeatherExecutors"],
             exclude: ["hot-functions.order"],
             swiftSettings: ownCode,
             linkerSettings: [.unsafeFlags(leanLinking)]
@@ -92,7 +98,8 @@ let package = Package(
 
         .testTarget(
             name: "HereWeatherTests",
-            dependencies: ["HereWeatherCLI", "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi", "HereWeatherPlaces"]
+            dependencies: ["HereWeatherCLI", "HereWeatherCore", "HereWeatherHTTP", "HereWeatherGPSD", "HereWeatherDBus", "HereWeatherWiFi", "HereWeatherPlaces",
+                           "HereWeatherExecutors"]
         ),
     ]
 )

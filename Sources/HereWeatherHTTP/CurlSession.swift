@@ -188,10 +188,12 @@ final class CurlSession: @unchecked Sendable {
     }
 
     /// Milliseconds until the nearest deadline, at most a second (libcurl shortens it to its
-    /// own timers; a wake-up ends it early).
-    private func pollTimeout(now: TransportDeadline) -> Int32 {
+    /// own timers; a wake-up ends it early); with no transfer and none held, as long as
+    /// libcurl allows (24 days): the thread then waits for the next `wake` alone, so that a
+    /// `--follow` between fetches does not wake every second (issue 31).
+    func pollTimeout(now: TransportDeadline) -> Int32 {
         let deadlines = active.values.map(\.deadline) + [preconnects.nearestHeldDeadline].compactMap { $0 }
-        let nearest = deadlines.map { now.duration(to: $0) }.min() ?? .seconds(1)
+        guard let nearest = deadlines.map({ now.duration(to: $0) }).min() else { return Int32.max }
         let milliseconds = nearest.wholeMilliseconds + 1
         return Int32(max(1, min(1000, milliseconds)))
     }

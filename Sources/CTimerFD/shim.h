@@ -1,0 +1,2 @@
+// Linux's timerfd (not in Swift's Glibc module), for HereWeatherExecutors' TimerThread.
+#include <sys/timerfd.h>
