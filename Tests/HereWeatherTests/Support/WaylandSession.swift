@@ -43,6 +43,10 @@ final class WaylandSession: @unchecked Sendable {
         try "output HEADLESS-1 resolution \(width)x\(height)\nxwayland disable\n".write(to: sway, atomically: true, encoding: .utf8)
         try JSONSerialization.data(withJSONObject: waybarConfig, options: [.prettyPrinted, .sortedKeys]).write(to: waybar)
         let log = directory.appendingPathComponent("session.log").path
+        // The script runs from the session's folder: in the namespace root is nobody, who may not
+        // read it in a checkout in a private home (CI's test-root, in the ordinary user's 0700 home).
+        let script = directory.appendingPathComponent("waybar_session.sh")
+        try FileManager.default.copyItem(at: Self.script, to: script)
 
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
