@@ -57,18 +57,20 @@ import Testing
     @Test(arguments: [false, true])
     func scheduledJobsRunInTheOrderOfTheirInstants(suspending: Bool) async {
         let pool = ThreadPoolExecutor(width: 1)
-        let delays = [60, 0, 20, 80, 40, 20]
+        // Instants from one start, 50 ms and more apart: a loaded machine may stall the loop
+        // between two jobs (each instant taken then, 0 at 60 ms and 4 at 40 ms once ran 4 first).
+        let delays = [300, 0, 100, 400, 200, 150]
         let (ran, ranNow) = AsyncStream.makeStream(of: (Int, Duration).self)
         let start = ContinuousClock.now
+        let suspendingStart = SuspendingClock.now
         for (index, milliseconds) in delays.enumerated() {
             let job = _swift_createJobForTestingOnly {
                 ranNow.yield((index, ContinuousClock.now - start))
             }
             if suspending {
-                pool.enqueue(job, after: .milliseconds(milliseconds), tolerance: nil, clock: SuspendingClock())
+                pool.enqueue(job, at: suspendingStart + .milliseconds(milliseconds), tolerance: nil, clock: SuspendingClock())
             } else {
-                pool.enqueue(job, at: ContinuousClock.now + .milliseconds(milliseconds), tolerance: nil,
-                             clock: ContinuousClock())
+                pool.enqueue(job, at: start + .milliseconds(milliseconds), tolerance: nil, clock: ContinuousClock())
             }
         }
         var order: [Int] = []
