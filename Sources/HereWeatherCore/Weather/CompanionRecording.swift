@@ -42,3 +42,27 @@ struct CompanionRecording: Sendable {
         stored.map { StoredWeather(recording: unwrap($0.recording)?.report ?? $0.recording, lastModified: $0.lastModified) }
     }
 }
+
+/// A provider that adds a companion's answer (the NWS's alerts, the regional warnings, the air
+/// quality) to `base`'s report: the weather's kind, configuration and connections are `base`'s,
+/// unless the companion adds to them.
+protocol CompanionWeatherProvider: WeatherProvider {
+    var base: any WeatherProvider { get }
+}
+
+extension CompanionWeatherProvider {
+    public var kind: WeatherProviderKind { base.kind }
+
+    /// The weather's connections: whether the companion is asked may depend on the place.
+    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
+        base.preconnect(units: units, until: deadline)
+    }
+
+    public func checkConfigured() throws {
+        try base.checkConfigured()
+    }
+
+    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
+        try await fetch(query, revalidating: nil)
+    }
+}

@@ -13,7 +13,7 @@ import Foundation
 /// recording of the provider (an older cache entry, `--weather-replay`) reads as before,
 /// without air. A failed air request costs only the air line, and so does one still going
 /// when the weather's grace is over (`CompanionGrace`).
-public struct AirQualityWeatherProvider: WeatherProvider {
+public struct AirQualityWeatherProvider: CompanionWeatherProvider {
     public let base: any WeatherProvider
     public let air: AirQualityFetcher
     /// How long the air may take once the weather has answered.
@@ -25,20 +25,10 @@ public struct AirQualityWeatherProvider: WeatherProvider {
         self.grace = grace
     }
 
-    public var kind: WeatherProviderKind { base.kind }
-
     /// The weather's connections, and one to the air quality service.
     public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
         base.preconnect(units: units, until: deadline)
         air.http.preconnect(to: air.baseURL, connections: 1, until: deadline)
-    }
-
-    public func checkConfigured() throws {
-        try base.checkConfigured()
-    }
-
-    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
-        try await fetch(query, revalidating: nil)
     }
 
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {

@@ -17,7 +17,7 @@ import Foundation
 /// late source costs only the warnings (one `--verbose` line). The recording is
 /// `{"here_weather":"regional-alerts","report":"<the provider's recording, as a string>",
 /// "alerts":<AlertRecording or null>}`: what was matched to the point at fetch time.
-public struct RegionalAlertsWeatherProvider: WeatherProvider {
+public struct RegionalAlertsWeatherProvider: CompanionWeatherProvider {
     public let base: any WeatherProvider
     public let sources: [any AlertSource]
     public let grace: CompanionGrace
@@ -26,20 +26,6 @@ public struct RegionalAlertsWeatherProvider: WeatherProvider {
         self.base = base
         self.sources = sources
         self.grace = grace
-    }
-
-    public var kind: WeatherProviderKind { base.kind }
-
-    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
-        base.preconnect(units: units, until: deadline)
-    }
-
-    public func checkConfigured() throws {
-        try base.checkConfigured()
-    }
-
-    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
-        try await fetch(query, revalidating: nil)
     }
 
     /// The country of `coordinate` for the warnings: `nil` in the NWS's area or far from any place.

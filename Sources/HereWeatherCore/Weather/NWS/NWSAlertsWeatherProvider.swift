@@ -14,7 +14,7 @@ import Foundation
 /// recording of the provider (an older cache entry, `--weather-replay`) reads as before,
 /// without alerts. A failed alerts fetch costs only the alerts (`NWSAlertsFetcher`), and so
 /// does one still going when the weather's grace is over (`CompanionGrace`).
-public struct NWSAlertsWeatherProvider: WeatherProvider {
+public struct NWSAlertsWeatherProvider: CompanionWeatherProvider {
     public let base: any WeatherProvider
     public let alerts: NWSAlertsFetcher
     /// How long the alerts may take once the weather has answered.
@@ -24,21 +24,6 @@ public struct NWSAlertsWeatherProvider: WeatherProvider {
         self.base = base
         self.alerts = alerts
         self.grace = grace
-    }
-
-    public var kind: WeatherProviderKind { base.kind }
-
-    /// The weather's connections only: whether alerts are asked depends on the place.
-    public func preconnect(units: Units, until deadline: ContinuousClock.Instant) {
-        base.preconnect(units: units, until: deadline)
-    }
-
-    public func checkConfigured() throws {
-        try base.checkConfigured()
-    }
-
-    public func fetch(_ query: WeatherQuery) async throws -> WeatherFetch {
-        try await fetch(query, revalidating: nil)
     }
 
     public func fetch(_ query: WeatherQuery, revalidating stored: StoredWeather?) async throws -> WeatherFetch {
